@@ -1,0 +1,37 @@
+# graphlab: `make lab` opens the lessons in JupyterLab, `make test` runs every test.
+# Both set up the machine first (scripts/setup.sh; idempotent and quick when nothing changed).
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/**/*.ipynb)
+SANITIZE  := $(wildcard notebooks/nbval_sanitize.cfg)
+
+.PHONY: setup lab test bench clean distclean
+
+setup:
+	@PYTHON=$(PYTHON) bash scripts/setup.sh
+
+lab: setup
+	$(VENV)/bin/jupyter lab notebooks/
+
+# One pytest run over tests/ and, when there are lessons, the notebooks through nbval,
+# so there is a single summary line. pytest's own exit code is the result (5 = no tests).
+test: setup
+	$(PY) -m pytest -p no:cacheprovider \
+	    $(wildcard tests) \
+	    $(if $(NOTEBOOKS),notebooks --nbval $(if $(SANITIZE),--nbval-sanitize-with $(SANITIZE)))
+
+bench: setup
+	@set -e; found=0; for f in bench/*.py; do \
+	    [ -f "$$f" ] || continue; found=1; \
+	    echo "== $$f"; $(PY) "$$f"; \
+	done; [ $$found -eq 1 ] || echo "bench: no bench/*.py yet"
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache test-output bench/output
+	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -print \
+	    | xargs -r rm -rf
+
+distclean: clean
+	rm -rf $(VENV)

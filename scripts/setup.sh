@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Idempotent set-up for a fresh machine: .venv with graphlab installed editable plus the
+# jupyter and dev extras, and the Debian programs the project uses (graphviz's `dot`,
+# chromium for the browser test). Safe to run again: each step is skipped when done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PWD_ROOT="$(pwd)"
+
+PYTHON="${PYTHON:-python3}"
+VENV=.venv
+STAMP="$VENV/.installed"
+export DEBIAN_FRONTEND=noninteractive
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+say() { printf 'setup: %s\n' "$*"; }
+
+# --- Debian packages ---------------------------------------------------------------
+apt_updated=0
+apt_install() {  # apt_install PACKAGE WHY
+    local pkg="$1" why="$2"
+    if [ "$(id -u)" -ne 0 ]; then
+        say "$why is missing and this is not root: run 'sudo apt-get install $pkg' (continuing without it)"
+        return 0
+    fi
+    if ! command -v apt-get >/dev/null 2>&1; then
+        say "$why is missing and apt-get is not available: install '$pkg' by hand (continuing without it)"
+        return 0
+    fi
+    if [ "$apt_updated" -eq 0 ]; then
+        say "apt-get update"
+        apt-get update -qq </dev/null || say "apt-get update failed (continuing)"
+        apt_updated=1
+    fi
+    say "apt-get install $pkg"
+    apt-get install -y -qq --no-install-recommends "$pkg" </dev/null \
+        || say "apt-get install $pkg failed (continuing without it)"
+}
+
+command -v dot >/dev/null 2>&1 || apt_install graphviz "graphviz's 'dot' program"
+[ -x /usr/bin/chromium ] || apt_install chromium "/usr/bin/chromium (browser test)"
+
+# --- Python virtual environment -----------------------------------------------------
+if [ ! -x "$VENV/bin/python" ]; then
+    say "creating $VENV"
+    "$PYTHON" -m venv "$VENV"
+fi
+
+install() {
+    say "pip install -e '.[jupyter,dev]'"
+    "$VENV/bin/python" -m pip install -q -e '.[jupyter,dev]'
+    touch "$STAMP"
+}
+
+if [ ! -f "$STAMP" ] || [ pyproject.toml -nt "$STAMP" ]; then
+    install
+else
+    # The editable install maps each top-level package found at install time; a package
+    # directory that appeared later (e.g. after a pull) needs one more install to be importable.
+    missing=$(cd / && REPO_ROOT="$PWD_ROOT" "$PWD_ROOT/$VENV/bin/python" -c '
+import importlib.util, os
+root = os.environ["REPO_ROOT"]
+wanted = {"graphlab": "graphlab", "graphlab_ipython": "extension/graphlab_ipython"}
+print(" ".join(n for n, d in wanted.items()
+               if os.path.isfile(os.path.join(root, d, "__init__.py"))
+               and importlib.util.find_spec(n) is None))
+' 2>/dev/null || echo "(import check failed)")
+    if [ -n "$missing" ]; then
+        say "not importable yet: $missing"
+        install
+    fi
+fi
