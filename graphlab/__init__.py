@@ -1,0 +1,46 @@
+"""graphlab: TensorFlow 1 graph mode on numpy, for learning how deferred dataflow graphs work.
+
+``import graphlab as tf`` and write TF1 code: build a graph, then run parts of it in a Session.
+This module only re-exports; each name is defined in the module that owns it.
+"""
+from graphlab import errors
+from graphlab.framework import dtypes
+from graphlab.framework.dtypes import (DType, as_dtype, bfloat16, bool, complex64, complex128, double,  # noqa: A004
+                                       float16, float32, float64, half, int8, int16, int32, int64, resource,
+                                       string, uint8, uint16, uint32, uint64, variant)
+from graphlab.framework.graph import (Graph, GraphKeys, get_default_graph, name_scope,
+                                      reset_default_graph)
+from graphlab.framework.operation import Operation
+from graphlab.framework.tensor import Tensor
+from graphlab.framework.tensor_shape import Dimension, TensorShape
+from graphlab.ops import array_ops, control_flow_ops, math_ops, state_ops
+from graphlab.ops.array_ops import (identity, placeholder, placeholder_with_default, stack, unstack,
+                                    zeros_like)
+from graphlab.ops.control_flow_ops import control_dependencies, group, no_op
+from graphlab.ops.math_ops import add, multiply
+from graphlab.ops.registry import constant, convert_to_tensor
+from graphlab.ops.state_ops import assign, assign_add, assign_sub, is_variable_initialized
+from graphlab.runtime.run_metadata import RunMetadata, RunOptions
+from graphlab.runtime.session import InteractiveSession, Session, get_default_session
+from graphlab.variables import (Variable, all_variables, global_variables, global_variables_initializer,
+                                initialize_all_variables, local_variables, local_variables_initializer,
+                                model_variables, trainable_variables, variables_initializer)
+
+
+def add_to_collection(name, value):
+    get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names, value):
+    get_default_graph().add_to_collections(names, value)
+
+
+def get_collection(key, scope=None):
+    return get_default_graph().get_collection(key, scope)
+
+
+def get_collection_ref(key):
+    return get_default_graph().get_collection_ref(key)
+
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Graph, Operation, Tensor, names and scopes, dtypes, shapes and errors."""

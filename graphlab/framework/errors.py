@@ -1,0 +1,67 @@
+"""TensorFlow's run-time error family. Each error carries the op it came from and the user's line that
+created that op, so a message can point at the code to fix rather than at the engine."""
+
+OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
+ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION = 6, 7, 8, 9
+ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED = (
+    10, 11, 12, 13, 14, 15, 16)
+
+
+class OpError(Exception):
+    """Base of every error raised while running a graph (TF's ``tf.errors.OpError``)."""
+
+    def __init__(self, node_def, op, message, error_code=UNKNOWN):
+        super().__init__(message)
+        self._node_def = node_def
+        self._op = op
+        self._message = message
+        self._error_code = error_code
+
+    @property
+    def message(self):
+        return self._message
+
+    @property
+    def op(self):
+        return self._op
+
+    @property
+    def node_def(self):
+        return self._node_def
+
+    @property
+    def error_code(self):
+        return self._error_code
+
+    def __str__(self):
+        if self._op is None:
+            return self._message
+        where = getattr(self._op, "source_line", None)
+        defined = " (defined at %s)" % where.short() if where is not None else ""
+        return "%s\n\t [[node %s%s ]]" % (self._message, self._op.name, defined)
+
+
+def _make(name, code, doc):
+    def __init__(self, node_def, op, message, *args):
+        OpError.__init__(self, node_def, op, message, code)
+    return type(name, (OpError,), {"__init__": __init__, "__doc__": doc})
+
+
+CancelledError = _make("CancelledError", CANCELLED, "The operation was cancelled.")
+UnknownError = _make("UnknownError", UNKNOWN, "An error of no other kind.")
+InvalidArgumentError = _make("InvalidArgumentError", INVALID_ARGUMENT,
+                             "An op got a bad argument: a wrong shape or value, or a missing feed.")
+DeadlineExceededError = _make("DeadlineExceededError", DEADLINE_EXCEEDED, "A deadline passed.")
+NotFoundError = _make("NotFoundError", NOT_FOUND, "A file, key or entity was not found.")
+AlreadyExistsError = _make("AlreadyExistsError", ALREADY_EXISTS, "An entity already exists.")
+PermissionDeniedError = _make("PermissionDeniedError", PERMISSION_DENIED, "Not allowed.")
+ResourceExhaustedError = _make("ResourceExhaustedError", RESOURCE_EXHAUSTED, "Out of some resource.")
+FailedPreconditionError = _make("FailedPreconditionError", FAILED_PRECONDITION,
+                                "The system is not in a state to run the op, e.g. an uninitialized variable.")
+AbortedError = _make("AbortedError", ABORTED, "The operation was aborted.")
+OutOfRangeError = _make("OutOfRangeError", OUT_OF_RANGE, "Past the end, e.g. a closed, empty queue.")
+UnimplementedError = _make("UnimplementedError", UNIMPLEMENTED, "The operation is not implemented here.")
+InternalError = _make("InternalError", INTERNAL, "An internal invariant broke.")
+UnavailableError = _make("UnavailableError", UNAVAILABLE, "The runtime is unavailable.")
+DataLossError = _make("DataLossError", DATA_LOSS, "Unrecoverable data loss or corruption, e.g. a bad file.")
+UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED, "Not authenticated.")

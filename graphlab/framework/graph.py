@@ -1,0 +1,438 @@
+"""Graph: the append-only container of operations, with TF1's naming rules, name scopes, control
+dependencies and collections, and the per-thread stack that decides which graph is the default."""
+import contextlib
+import re
+import threading
+
+from graphlab.framework import provenance, source_info
+from graphlab.framework.operation import Operation
+
+
+class GraphKeys:
+    """Standard collection names, as TensorFlow spells them (they appear in saved meta graphs)."""
+    GLOBAL_VARIABLES = "variables"
+    VARIABLES = GLOBAL_VARIABLES
+    LOCAL_VARIABLES = "local_variables"
+    METRIC_VARIABLES = "metric_variables"
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    SUMMARIES = "summaries"
+    QUEUE_RUNNERS = "queue_runners"
+    TABLE_INITIALIZERS = "table_initializer"
+    ASSET_FILEPATHS = "asset_filepaths"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    CONCATENATED_VARIABLES = "concatenated_variables"
+    SAVERS = "savers"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    ACTIVATIONS = "activations"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    SAVEABLE_OBJECTS = "saveable_objects"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
+    SUMMARY_OP = "summary_op"
+    GLOBAL_STEP = "global_step"
+    EVAL_STEP = "eval_step"
+    TRAIN_OP = "train_op"
+    COND_CONTEXT = "cond_context"
+    WHILE_CONTEXT = "while_context"
+
+
+_VALID_SCOPE = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+_VALID_FIRST = re.compile(r"^[A-Za-z0-9.]")
+
+
+class _ControlDependencies:
+    """One ``with g.control_dependencies(...)`` block: its control ops and the ops created inside it."""
+
+    __slots__ = ("control_inputs", "seen")
+
+    def __init__(self, control_inputs):
+        self.control_inputs = control_inputs
+        self.seen = set()
+
+
+class Graph:
+    """A TensorFlow graph: operations plus names, scopes, collections. Ops are only ever added."""
+
+    def __init__(self):
+        self._ops = []
+        self._by_name = {}
+        self._names_in_use = {}
+        self._name_stack = ""
+        self._control_stack = []
+        self._collections = {}
+        self._finalized = False
+        self._seed = None
+        self._lock = threading.RLock()
+        self._op_listeners = []   # callables(op) told about each new op (the extension's history)
+        self._cached_plan_hits = 0
+
+    # --- default graph ------------------------------------------------------------------------------
+    def as_default(self):
+        """Make this graph the default for the current thread inside the ``with`` block."""
+        return _default_graph_stack.get_controller(self)
+
+    # --- naming -------------------------------------------------------------------------------------
+    def unique_name(self, name, mark_as_used=True):
+        """TF1's rule: prefix the current scope; if taken (case-insensitively) append _1, _2, ... skipping
+        any composed name that is itself taken, and mark the composed name as used too."""
+        if self._name_stack:
+            name = self._name_stack + "/" + name
+        key = name.lower()
+        count = self._names_in_use.get(key, 0)
+        if mark_as_used:
+            self._names_in_use[key] = count + 1
+        if count > 0:
+            base = key
+            while key in self._names_in_use:
+                key = "%s_%d" % (base, count)
+                count += 1
+            if mark_as_used:
+                self._names_in_use[key] = 1
+            name = "%s_%d" % (name, count - 1)
+        return name
+
+    def get_name_scope(self):
+        return self._name_stack
+
+    @contextlib.contextmanager
+    def name_scope(self, name):
+        """Open a name scope. "a/" re-enters an existing scope exactly; "" or None returns to the top."""
+        old = self._name_stack
+        if not name:
+            new = ""
+        else:
+            if not _VALID_FIRST.match(name) and old == "" or not _VALID_SCOPE.match(name):
+                raise ValueError("'%s' is not a valid scope name" % name)
+            new = name[:-1] if name.endswith("/") else self.unique_name(name)
+        self._name_stack = new
+        try:
+            yield new + "/" if new else ""
+        finally:
+            self._name_stack = old
+
+    def _enter_scope_for_op(self, name, default_name):
+        """Fast path of ``name_scope`` used when building an op: returns (op name, previous stack)."""
+        old = self._name_stack
+        if name and name.endswith("/"):
+            op_name = name[:-1]
+        else:
+            op_name = self.unique_name(name or default_name)
+        self._name_stack = op_name
+        return op_name, old
+
+    # --- control dependencies -----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops created inside the block also wait for ``control_inputs``; ``None`` clears outer blocks."""
+        if control_inputs is None:
+            saved, self._control_stack = self._control_stack, []
+            try:
+                yield
+            finally:
+                self._control_stack = saved
+            return
+        ops = []
+        for c in control_inputs:
+            element = self.as_graph_element(c.op if hasattr(c, "op") and not isinstance(c, Operation) else c)
+            op = element if isinstance(element, Operation) else element.op
+            if op not in ops:
+                ops.append(op)
+        block = _ControlDependencies(ops)
+        self._control_stack.append(block)
+        try:
+            yield
+        finally:
+            self._control_stack.remove(block)
+
+    def _control_inputs_for(self, input_ops):
+        result = []
+        for block in self._control_stack:
+            if any(op in block.seen for op in input_ops):
+                continue  # already ordered after the block's controls through that input
+            for c in block.control_inputs:
+                if c not in input_ops and c not in result:
+                    result.append(c)
+        return result
+
+    # --- adding ops ---------------------------------------------------------------------------------
+    def _check_not_finalized(self):
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+
+    def _add_op(self, op_type, name, inputs, attrs, extra_control_inputs=()):
+        """Create and register an Operation named exactly ``name`` (already made unique)."""
+        if self._finalized:
+            self._check_not_finalized()
+        input_ops = [t._op for t in inputs]
+        control = self._control_inputs_for(input_ops) if self._control_stack else []
+        for c in extra_control_inputs:
+            if c not in control:
+                control.append(c)
+        op = Operation(self, op_type, name, inputs, attrs, control, source_info.caller(), provenance.current)
+        return op
+
+    def _register_op(self, op):
+        """Second half of adding: after shapes are inferred, make the op visible in the graph."""
+        with self._lock:
+            op._id = len(self._ops) + 1
+            self._ops.append(op)
+            self._by_name[op._name] = op
+        for t in op._inputs:
+            t._consumers.append(op)
+        for c in op._control_inputs:
+            c._control_outputs.append(op)
+        for block in self._control_stack:
+            block.seen.add(op)
+        for listener in self._op_listeners:
+            listener(op)
+
+    def create_op(self, op_type, inputs, dtypes=None, input_types=None, name=None, attrs=None,
+                  op_def=None, compute_shapes=True, compute_device=True):
+        """TF's low-level entry point; prefer the public op functions (``tf.add`` ...)."""
+        from graphlab.ops import registry
+        with self.as_default():
+            return registry.build_op(op_type, list(inputs), attrs=attrs, name=name)
+
+    # --- lookup -------------------------------------------------------------------------------------
+    def get_operations(self):
+        return list(self._ops)
+
+    def get_operation_by_name(self, name):
+        if not isinstance(name, str):
+            raise TypeError("Operation names are strings (or similar), not %s." % type(name).__name__)
+        element = self.as_graph_element(name, allow_tensor=False)
+        return element
+
+    def get_tensor_by_name(self, name):
+        if not isinstance(name, str):
+            raise TypeError("Tensor names are strings (or similar), not %s." % type(name).__name__)
+        return self.as_graph_element(name, allow_operation=False)
+
+    def _get_operation_or_none(self, name):
+        return self._by_name.get(name)
+
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
+        """Resolve a name ("op", "op:0"), Tensor, Operation or Variable to this graph's element."""
+        if hasattr(obj, "_as_graph_element") and not isinstance(obj, str):
+            element = obj._as_graph_element()
+            if element.graph is not self:
+                raise ValueError("%s is not an element of this graph." % (obj,))
+            if isinstance(element, Operation) and not allow_operation:
+                raise TypeError("Can not convert a Operation into a Tensor.")
+            if not isinstance(element, Operation) and not allow_tensor:
+                raise TypeError("Can not convert a Tensor into a Operation.")
+            return element
+        if not isinstance(obj, str):
+            raise TypeError("Can not convert a %s into a %s." % (
+                type(obj).__name__, "Tensor or Operation" if allow_tensor and allow_operation
+                else ("Tensor" if allow_tensor else "Operation")))
+        if ":" in obj and allow_tensor:
+            op_name, _, index = obj.partition(":")
+            try:
+                index = int(index)
+            except ValueError:
+                raise ValueError("The name %r looks a like a Tensor name, but is not a valid one. Tensor "
+                                 "names must be of the form \"<op_name>:<output_index>\"." % obj) from None
+            op = self._by_name.get(op_name)
+            if op is None:
+                raise KeyError("The name %r refers to a Tensor which does not exist. The operation, %r, "
+                               "does not exist in the graph." % (obj, op_name))
+            if index >= len(op._outputs):
+                raise KeyError("The name %r refers to a Tensor which does not exist. The operation, %r, "
+                               "exists but only has %d outputs." % (obj, op_name, len(op._outputs)))
+            return op._outputs[index]
+        if ":" in obj:
+            raise ValueError("Name %r appears to refer to a Tensor, not a Operation." % obj)
+        op = self._by_name.get(obj)
+        if op is None:
+            if allow_operation:
+                raise KeyError("The name %r refers to an Operation not in the graph." % obj)
+            raise ValueError("The name %r looks like an (invalid) Operation name, not a Tensor. Tensor "
+                             "names must be of the form \"<op_name>:<output_index>\"." % obj)
+        if not allow_operation:
+            raise ValueError("The name %r refers to an Operation, not a Tensor. Tensor names must be of "
+                             "the form \"<op_name>:<output_index>\"." % obj)
+        return op
+
+    # --- collections --------------------------------------------------------------------------------
+    def add_to_collection(self, name, value):
+        self._check_not_finalized()
+        self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names, value):
+        for name in ([names] if isinstance(names, str) else set(names)):
+            self.add_to_collection(name, value)
+
+    def get_collection_ref(self, name):
+        return self._collections.setdefault(name, [])
+
+    def get_collection(self, name, scope=None):
+        items = self._collections.get(name, [])
+        if scope is None:
+            return list(items)
+        pattern = re.compile(scope)
+        return [item for item in items if getattr(item, "name", None) is not None and pattern.match(item.name)]
+
+    def get_all_collection_keys(self):
+        return [key for key, items in self._collections.items() if isinstance(key, str)]
+
+    def clear_collection(self, name):
+        self._collections.pop(name, None)
+
+    # --- state --------------------------------------------------------------------------------------
+    def finalize(self):
+        """Make the graph read-only: adding an op afterwards raises RuntimeError (catches leaks in loops)."""
+        self._finalized = True
+
+    def _unsafe_unfinalize(self):
+        self._finalized = False
+
+    @property
+    def finalized(self):
+        return self._finalized
+
+    @property
+    def version(self):
+        """Grows by one with every op added; a cheap way to tell that the graph changed."""
+        return len(self._ops)
+
+    @property
+    def seed(self):
+        return self._seed
+
+    @seed.setter
+    def seed(self, value):
+        self._seed = value
+
+    @property
+    def building_function(self):
+        return False
+
+    def is_fetchable(self, element):
+        return True
+
+    def is_feedable(self, tensor):
+        return True
+
+    @contextlib.contextmanager
+    def device(self, device_name_or_function):
+        """Accepted for compatibility; everything runs on the CPU with numpy."""
+        yield
+
+    @contextlib.contextmanager
+    def colocate_with(self, op, ignore_existing=False):
+        yield
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        old = getattr(self, "_gradient_override_map", {})
+        self._gradient_override_map = dict(old, **op_type_map)
+        try:
+            yield
+        finally:
+            self._gradient_override_map = old
+
+    # --- serialisation and display (implemented by graphlab.formats and graphlab.viz) ---------------
+    def as_graph_def(self, from_version=None, add_shapes=False):
+        from graphlab.formats import graph_io
+        return graph_io.graph_to_graph_def(self, add_shapes=add_shapes)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from graphlab import viz
+        return viz.render(self)._repr_mimebundle_(include, exclude)
+
+    def __repr__(self):
+        return "<graphlab.Graph with %d ops at 0x%x>" % (len(self._ops), id(self))
+
+
+class _DefaultGraphStack(threading.local):
+    """Per-thread stack of graphs entered with ``as_default``; below it, one process-wide default graph."""
+
+    def __init__(self):
+        self.stack = []
+
+    def get_controller(self, graph):
+        @contextlib.contextmanager
+        def controller():
+            self.stack.append(graph)
+            try:
+                yield graph
+            finally:
+                # remove this entry even if inner blocks were exited out of order
+                for i in range(len(self.stack) - 1, -1, -1):
+                    if self.stack[i] is graph:
+                        del self.stack[i]
+                        break
+        return controller()
+
+
+_default_graph_stack = _DefaultGraphStack()
+_global_default_graph = None
+_global_lock = threading.Lock()
+
+
+def get_default_graph():
+    """The graph new ops go to: the innermost ``as_default`` graph of this thread, else the global one."""
+    stack = _default_graph_stack.stack
+    if stack:
+        return stack[-1]
+    global _global_default_graph
+    if _global_default_graph is None:
+        with _global_lock:
+            if _global_default_graph is None:
+                _global_default_graph = Graph()
+    return _global_default_graph
+
+
+def reset_default_graph():
+    """Replace the global default graph with an empty one (not allowed inside ``as_default`` blocks)."""
+    if _default_graph_stack.stack:
+        raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need a "
+                             "cleared graph, exit the nesting and create a new graph.")
+    global _global_default_graph
+    _global_default_graph = Graph()
+    from graphlab.runtime import session
+    session._clear_default_session_stack()
+
+
+def name_scope(name, default_name=None, values=None):
+    """``tf.name_scope``: open ``name`` (or ``default_name`` if name is None) in the graph of ``values``."""
+    graph = graph_of(values) if values else get_default_graph()
+    scope = name if name is not None else default_name
+    if scope is None:
+        raise ValueError("At least one of name (%s) and default_name (%s) must be provided." %
+                         (name, default_name))
+
+    @contextlib.contextmanager
+    def scoped():
+        with graph.as_default(), graph.name_scope(scope) as s:
+            yield s
+    return scoped()
+
+
+def graph_of(values):
+    """The one graph all tensors/ops among ``values`` belong to; the default graph if there are none.
+
+    Mixing graphs is TF's classic error: ValueError naming both tensors."""
+    found = None
+    first = None
+    for v in values:
+        g = getattr(v, "graph", None)
+        if g is None or not isinstance(g, Graph):
+            continue
+        if found is None:
+            found, first = g, v
+        elif g is not found:
+            raise ValueError("%s must be from the same graph as %s." % (v, first))
+    if found is None:
+        return get_default_graph()
+    return found

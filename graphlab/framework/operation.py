@@ -1,0 +1,98 @@
+"""Operation: one node of a Graph. It records what to compute (type and attrs), from what (inputs and
+control inputs), and where the user asked for it (source line and the extension's provenance tag)."""
+
+
+class Operation:
+    """``<tf.Operation 'init' type=NoOp>``. Created only through ``Graph``; never executed by itself."""
+
+    __slots__ = ("_graph", "_name", "_type", "_inputs", "_outputs", "_control_inputs", "_control_outputs",
+                 "_attrs", "_id", "source_line", "provenance", "__weakref__")
+
+    def __init__(self, graph, op_type, name, inputs, attrs, control_inputs, source_line, provenance):
+        self._graph = graph
+        self._type = op_type
+        self._name = name
+        self._inputs = inputs
+        self._outputs = []
+        self._control_inputs = control_inputs
+        self._control_outputs = []
+        self._attrs = attrs
+        self._id = -1
+        self.source_line = source_line
+        self.provenance = provenance
+
+    # --- structure --------------------------------------------------------------------------------
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def type(self):
+        return self._type
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def inputs(self):
+        return tuple(self._inputs)
+
+    @property
+    def outputs(self):
+        return list(self._outputs)
+
+    def values(self):
+        return tuple(self._outputs)
+
+    @property
+    def control_inputs(self):
+        return list(self._control_inputs)
+
+    @property
+    def _control_outputs_list(self):
+        return list(self._control_outputs)
+
+    @property
+    def device(self):
+        return ""
+
+    @property
+    def node_def(self):
+        from graphlab.formats import graph_io
+        return graph_io.node_def(self)
+
+    @property
+    def traceback(self):
+        """The user's line that created this op, as a one-entry list (TF gives the whole stack)."""
+        return [self.source_line] if self.source_line is not None else []
+
+    def get_attr(self, name):
+        try:
+            return self._attrs[name]
+        except KeyError:
+            raise ValueError("Operation %r has no attr named '%s'." % (self._name, name)) from None
+
+    @property
+    def attrs(self):
+        """All attributes as a read-only view (name -> python value)."""
+        return dict(self._attrs)
+
+    def _add_control_input(self, op):
+        if op not in self._control_inputs:
+            self._control_inputs.append(op)
+            op._control_outputs.append(self)
+
+    def run(self, feed_dict=None, session=None):
+        """Run this op in ``session`` (default: the default session)."""
+        from graphlab.runtime.session import _session_for_eval
+        _session_for_eval(session, self._graph, "run()").run(self, feed_dict)
+
+    def _as_graph_element(self):
+        return self
+
+    def __repr__(self):
+        return "<tf.Operation '%s' type=%s>" % (self._name, self._type)
+
+    def __str__(self):
+        return "name: %r\nop: %r" % (self._name, self._type)

@@ -1,0 +1,249 @@
+"""TensorShape and Dimension with TF1 semantics: a shape may have unknown rank or unknown (None) sizes.
+
+Iterating or indexing a TF1 shape gives ``Dimension`` objects (``Dimension(None)`` prints as ``?``);
+``as_list()`` gives plain ints and None.
+"""
+
+
+class Dimension:
+    """One size in a shape; ``value`` is an int or None when unknown."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value):
+        if isinstance(value, Dimension):
+            value = value._value
+        if value is not None:
+            value = int(value.__index__() if hasattr(value, "__index__") else value)
+            if value < 0:
+                raise ValueError("Dimension %d must be >= 0" % value)
+        self._value = value
+
+    @property
+    def value(self):
+        return self._value
+
+    def __repr__(self):
+        return "Dimension(%s)" % self._value
+
+    def __str__(self):
+        return "?" if self._value is None else str(self._value)
+
+    def __int__(self):
+        return self._value
+
+    def __index__(self):
+        return self._value
+
+    def __eq__(self, other):
+        other = as_dimension(other)
+        if self._value is None or other._value is None:
+            return None
+        return self._value == other._value
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return None if eq is None else not eq
+
+    def __hash__(self):
+        return hash(self._value)
+
+    def is_compatible_with(self, other):
+        other = as_dimension(other)
+        return self._value is None or other._value is None or self._value == other._value
+
+    def merge_with(self, other):
+        other = as_dimension(other)
+        if not self.is_compatible_with(other):
+            raise ValueError("Dimensions %s and %s are not compatible" % (self, other))
+        return self if self._value is not None else other
+
+    def _arith(self, other, fn):
+        other = as_dimension(other)
+        if self._value is None or other._value is None:
+            return Dimension(None)
+        return Dimension(fn(self._value, other._value))
+
+    def __add__(self, other):
+        return self._arith(other, lambda a, b: a + b)
+
+    __radd__ = __add__
+
+    def __mul__(self, other):
+        return self._arith(other, lambda a, b: a * b)
+
+    __rmul__ = __mul__
+
+    def __sub__(self, other):
+        return self._arith(other, lambda a, b: a - b)
+
+    def __floordiv__(self, other):
+        return self._arith(other, lambda a, b: a // b)
+
+
+def as_dimension(value):
+    return value if isinstance(value, Dimension) else Dimension(value)
+
+
+class TensorShape:
+    """A static shape: ``dims`` is None for unknown rank, else a list of Dimension."""
+
+    __slots__ = ("_dims",)
+
+    def __init__(self, dims):
+        if dims is None:
+            self._dims = None
+        elif isinstance(dims, TensorShape):
+            self._dims = dims._dims
+        elif isinstance(dims, (list, tuple)):
+            self._dims = tuple(as_dimension(d) for d in dims)
+        elif hasattr(dims, "dim") and hasattr(dims, "unknown_rank"):  # a TensorShapeProto
+            self._dims = None if dims.unknown_rank else tuple(
+                Dimension(None if d.size == -1 else d.size) for d in dims.dim)
+        else:
+            self._dims = (as_dimension(dims),)
+
+    # --- queries ----------------------------------------------------------------------------------
+    @property
+    def dims(self):
+        return None if self._dims is None else list(self._dims)
+
+    @property
+    def ndims(self):
+        return None if self._dims is None else len(self._dims)
+
+    rank = ndims
+
+    def as_list(self):
+        if self._dims is None:
+            raise ValueError("as_list() is not defined on an unknown TensorShape.")
+        return [d._value for d in self._dims]
+
+    def is_fully_defined(self):
+        return self._dims is not None and all(d._value is not None for d in self._dims)
+
+    def num_elements(self):
+        if not self.is_fully_defined():
+            return None
+        n = 1
+        for d in self._dims:
+            n *= d._value
+        return n
+
+    def is_compatible_with(self, other):
+        other = as_shape(other)
+        if self._dims is None or other._dims is None:
+            return True
+        return len(self._dims) == len(other._dims) and all(
+            a.is_compatible_with(b) for a, b in zip(self._dims, other._dims))
+
+    def assert_is_compatible_with(self, other):
+        if not self.is_compatible_with(other):
+            raise ValueError("Shapes %s and %s are incompatible" % (self, as_shape(other)))
+
+    def merge_with(self, other):
+        other = as_shape(other)
+        if self._dims is None:
+            return other
+        if other._dims is None:
+            return self
+        if len(self._dims) != len(other._dims) or not self.is_compatible_with(other):
+            raise ValueError("Shapes %s and %s are not compatible" % (self, other))
+        return TensorShape([a.merge_with(b) for a, b in zip(self._dims, other._dims)])
+
+    def concatenate(self, other):
+        other = as_shape(other)
+        if self._dims is None or other._dims is None:
+            return TensorShape(None)
+        return TensorShape(self._dims + other._dims)
+
+    def with_rank(self, rank):
+        if self._dims is None:
+            return TensorShape([None] * rank)
+        if len(self._dims) != rank:
+            raise ValueError("Shape %s must have rank %d" % (self, rank))
+        return self
+
+    def assert_has_rank(self, rank):
+        self.with_rank(rank)
+
+    def as_proto(self):
+        from graphlab.formats.protos import tensor_shape_pb2
+        proto = tensor_shape_pb2.TensorShapeProto()
+        if self._dims is None:
+            proto.unknown_rank = True
+        else:
+            for d in self._dims:
+                proto.dim.add(size=-1 if d._value is None else d._value)
+        return proto
+
+    # --- python protocol ------------------------------------------------------------------------------
+    def __len__(self):
+        if self._dims is None:
+            raise ValueError("Cannot take the length of shape with unknown rank.")
+        return len(self._dims)
+
+    def __bool__(self):
+        return self._dims is not None
+
+    def __iter__(self):
+        if self._dims is None:
+            raise ValueError("Cannot iterate over a shape with unknown rank.")
+        return iter(self._dims)
+
+    def __getitem__(self, key):
+        if self._dims is None:
+            return TensorShape(None) if isinstance(key, slice) else Dimension(None)
+        if isinstance(key, slice):
+            return TensorShape(self._dims[key])
+        return self._dims[key]
+
+    def __eq__(self, other):
+        try:
+            other = as_shape(other)
+        except (TypeError, ValueError):
+            return NotImplemented
+        return self._dims == other._dims if self._dims is None or other._dims is None else (
+            len(self._dims) == len(other._dims)
+            and all(a._value == b._value for a, b in zip(self._dims, other._dims)))
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self):
+        return hash(None if self._dims is None else tuple(d._value for d in self._dims))
+
+    def __repr__(self):
+        if self._dims is None:
+            return "TensorShape(None)"
+        return "TensorShape([%s])" % ", ".join(repr(d) for d in self._dims)
+
+    def __str__(self):
+        if self._dims is None:
+            return "<unknown>"
+        if len(self._dims) == 1:
+            return "(%s,)" % self._dims[0]
+        return "(%s)" % ", ".join(str(d) for d in self._dims)
+
+    def bracket_str(self):
+        """The form TF's run-time messages use: ``[?,3]``."""
+        if self._dims is None:
+            return "<unknown>"
+        return "[%s]" % ",".join(str(d) for d in self._dims)
+
+
+def as_shape(shape):
+    return shape if isinstance(shape, TensorShape) else TensorShape(shape)
+
+
+def unknown_shape(rank=None):
+    return TensorShape(None if rank is None else [None] * rank)
+
+
+def scalar():
+    return TensorShape([])
+
+
+SCALAR = TensorShape([])
+UNKNOWN = TensorShape(None)

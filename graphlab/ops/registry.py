@@ -1,0 +1,411 @@
+"""The op registry: for each op type, one OpDef holding its input signature, output rule (dtypes and static
+shapes), numpy kernel and gradient rule. ``build_op`` is the single path by which every op enters a graph.
+
+An op family file registers each op in one block::
+
+    register_op("Add", inputs=["x: T", "y: T"], outputs=broadcast_outputs,
+                kernel=lambda ctx, x, y: np.add(x, y), grad=_add_grad)
+
+Input specs read ``name: T`` (type shared through attr T), ``name: int32`` (fixed type), ``name: Tidx=int32``
+(own type attr with a default for Python values), ``name: N*T`` (a list of N tensors of type T),
+``name: list`` (a list of tensors of any types, attr Tlist) and ``name: Ref(T)`` (a variable's handle).
+"""
+import numpy as np
+
+from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
+from graphlab.framework.operation import Operation
+from graphlab.framework.tensor import Tensor
+
+NOT_DIFFERENTIABLE = "not differentiable"
+
+
+class InputArg:
+    """One input of an op signature, parsed from its spec string."""
+
+    __slots__ = ("name", "type_attr", "fixed", "default", "list_attr", "is_ref", "any_list")
+
+    def __init__(self, spec):
+        name, _, kind = (part.strip() for part in spec.partition(":"))
+        self.name = name
+        self.type_attr = self.fixed = self.default = self.list_attr = None
+        self.is_ref = self.any_list = False
+        if kind.startswith("Ref(") and kind.endswith(")"):
+            self.is_ref, kind = True, kind[4:-1]
+        if kind == "list":
+            self.any_list = True
+            return
+        if "*" in kind:
+            self.list_attr, kind = kind.split("*")
+        if "=" in kind:
+            kind, default = kind.split("=")
+            self.default = dtypes.as_dtype(default)
+        try:
+            self.fixed = dtypes.as_dtype(kind)
+        except TypeError:
+            self.type_attr = kind
+
+
+class OpDef:
+    """Everything graphlab knows about one op type."""
+
+    __slots__ = ("type", "inputs", "outputs", "kernel", "grad", "stateful", "doc")
+
+    def __init__(self, op_type, inputs, outputs, kernel, grad, stateful, doc):
+        self.type = op_type
+        self.inputs = [InputArg(s) for s in inputs]
+        self.outputs = outputs
+        self.kernel = kernel
+        self.grad = grad
+        self.stateful = stateful
+        self.doc = doc
+
+    def ref_positions(self, op):
+        """Indices of op's inputs that receive a variable handle rather than its value."""
+        positions, i = [], 0
+        for arg in self.inputs:
+            n = (len(op._attrs[arg.list_attr]) if arg.list_attr == "Tlist" else op._attrs[arg.list_attr]) \
+                if arg.list_attr else (len(op._attrs.get("Tlist", ())) if arg.any_list else 1)
+            if arg.is_ref:
+                positions.extend(range(i, i + n))
+            i += n
+        return positions
+
+
+_REGISTRY = {}
+
+
+def register_op(op_type, inputs=(), outputs=None, kernel=None, grad=None, stateful=False, doc=None):
+    """Register an op type. ``outputs(op)`` returns a list of (dtype, TensorShape); ``kernel(ctx, *values)``
+    returns one value, a tuple for several outputs, or None for none; ``grad(op, *grads)`` builds the
+    gradient ops (``NOT_DIFFERENTIABLE`` for ops with no gradient, None when not written yet)."""
+    if op_type in _REGISTRY:
+        raise ValueError("Op type %r is registered twice" % op_type)
+    opdef = OpDef(op_type, inputs, outputs, kernel, grad, stateful, doc)
+    _REGISTRY[op_type] = opdef
+    return opdef
+
+
+def register_gradient(op_type):
+    """Decorator form of a gradient rule, for rules written below their op's block."""
+    def decorate(fn):
+        _REGISTRY[op_type].grad = fn
+        return fn
+    return decorate
+
+
+def get_opdef(op_type):
+    try:
+        return _REGISTRY[op_type]
+    except KeyError:
+        raise KeyError("No op named %s is registered in graphlab. The graph was probably written by a "
+                       "program that uses ops graphlab does not implement." % op_type) from None
+
+
+def registered_types():
+    return sorted(_REGISTRY)
+
+
+# --- building ops -----------------------------------------------------------------------------------
+
+def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, control_inputs=()):
+    """Add one op of ``op_type`` to the inputs' graph and return the Operation.
+
+    Converts Python/numpy inputs to constants inside the op's own name scope (so ``tf.multiply(x, 2.0,
+    name="y")`` makes ``y/y`` then ``y``), fills type attrs, infers outputs, and names it the TF1 way."""
+    opdef = _REGISTRY.get(op_type) or get_opdef(op_type)
+    graph = _graph_for(inputs)
+    op_name, saved_stack = graph._enter_scope_for_op(name, default_name or op_type)
+    try:
+        attrs = dict(attrs) if attrs else {}
+        flat = _convert_inputs(opdef, inputs, attrs, graph)
+        op = graph._add_op(op_type, op_name, flat, attrs, control_inputs)
+    finally:
+        graph._name_stack = saved_stack
+    try:
+        specs = opdef.outputs(op)
+    except ValueError as e:
+        raise ValueError("%s for '%s' (op: '%s') with input shapes: %s." % (
+            str(e).rstrip("."), op_name, op_type,
+            ", ".join(t._shape.bracket_str() for t in flat))) from None
+    op._outputs = [Tensor(op, i, dt, shape) for i, (dt, shape) in enumerate(specs)]
+    graph._register_op(op)
+    return op
+
+
+def _graph_for(inputs):
+    graph = None
+    first = None
+    for x in inputs:
+        if isinstance(x, (list, tuple)):
+            g = _graph_for(x) if any(isinstance(e, (Tensor, Operation)) or hasattr(e, "_as_graph_element")
+                                     for e in x) else None
+        else:
+            g = getattr(x, "graph", None)
+        if g is None:
+            continue
+        if graph is None:
+            graph, first = g, x
+        elif g is not graph:
+            raise ValueError("%s must be from the same graph as %s." % (x, first))
+    return graph if graph is not None else graph_mod.get_default_graph()
+
+
+def _convert_inputs(opdef, inputs, attrs, graph):
+    if len(inputs) != len(opdef.inputs):
+        raise TypeError("%s takes %d inputs (%s), got %d" % (
+            opdef.type, len(opdef.inputs), ", ".join(a.name for a in opdef.inputs), len(inputs)))
+    flat = []
+    for arg, value in zip(opdef.inputs, inputs):
+        if arg.any_list:
+            tensors = [convert_to_tensor(v, name=arg.name) for v in value]
+            attrs.setdefault("Tlist", [t._dtype.base_dtype for t in tensors])
+            flat.extend(tensors)
+            continue
+        if arg.list_attr:
+            values = list(value)
+            attrs[arg.list_attr] = len(values)
+            tensors = []
+            for v in values:
+                t = _convert_one(opdef, arg, v, attrs, tensors[0] if tensors else None)
+                tensors.append(t)
+            if not values and arg.type_attr and arg.type_attr not in attrs:
+                attrs[arg.type_attr] = arg.default or dtypes.float32
+            flat.extend(tensors)
+            continue
+        flat.append(_convert_one(opdef, arg, value, attrs, None))
+    return flat
+
+
+def _convert_one(opdef, arg, value, attrs, first_of_list):
+    want = arg.fixed if arg.fixed is not None else attrs.get(arg.type_attr)
+    if want is not None and not isinstance(want, dtypes.DType):
+        want = dtypes.as_dtype(want)
+    if isinstance(value, Tensor):
+        tensor = value
+    else:
+        try:
+            tensor = convert_to_tensor(value, dtype=want, name=arg.name, as_ref=arg.is_ref,
+                                       preferred_dtype=arg.default)
+        except (TypeError, ValueError) as e:
+            if want is None or isinstance(value, Tensor):
+                raise
+            got = getattr(value, "dtype", None)
+            if isinstance(got, dtypes.DType):
+                raise TypeError("Input '%s' of '%s' Op has type %s that does not match type %s of argument "
+                                "'%s'." % (arg.name, opdef.type, got.base_dtype.name, want.name,
+                                           _first_arg_of(opdef, arg))) from None
+            raise
+    if arg.is_ref and not tensor._dtype.is_ref_dtype:
+        raise TypeError("'%s' Op requires that input '%s' be a mutable tensor (e.g.: a tf.Variable)" %
+                        (opdef.type, arg.name))
+    base = tensor._dtype.base_dtype
+    if want is None:
+        if arg.type_attr is not None:
+            attrs[arg.type_attr] = base
+    elif base != want.base_dtype:
+        if arg.fixed is not None:
+            raise TypeError("Input '%s' of '%s' Op has type %s that does not match expected type of %s." %
+                            (arg.name, opdef.type, base.name, want.name))
+        raise TypeError("Input '%s' of '%s' Op has type %s that does not match type %s of argument '%s'." %
+                        (arg.name, opdef.type, base.name, want.base_dtype.name, _first_arg_of(opdef, arg)))
+    return tensor
+
+
+def _first_arg_of(opdef, arg):
+    for other in opdef.inputs:
+        if other.type_attr == arg.type_attr:
+            return other.name
+    return arg.name
+
+
+# --- conversion of Python values --------------------------------------------------------------------
+
+def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, as_ref=False, dtype_hint=None):
+    """``tf.convert_to_tensor``: Tensors pass through, Variables give their value (or handle with
+    ``as_ref``), lists holding tensors are stacked, anything else becomes a Const op."""
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    preferred_dtype = preferred_dtype or dtype_hint
+    if isinstance(value, Tensor):
+        if dtype is not None and not dtype.is_compatible_with(value._dtype):
+            raise ValueError("Tensor conversion requested dtype %s for Tensor with dtype %s: %r" %
+                             (dtype.name, value._dtype.name, value))
+        return value
+    to_tensor = getattr(value, "_to_tensor", None)
+    if to_tensor is not None:
+        tensor = to_tensor(dtype=dtype, name=name, as_ref=as_ref)
+        if dtype is not None and not dtype.is_compatible_with(tensor._dtype):
+            raise ValueError("Tensor conversion requested dtype %s for Tensor with dtype %s: %r" %
+                             (dtype.name, tensor._dtype.name, tensor))
+        return tensor
+    if isinstance(value, Operation):
+        raise TypeError("Can't convert Operation '%s' to Tensor (target dtype=%s, name=%r, as_ref=%s)" %
+                        (value.name, dtype.name if dtype else None, name, as_ref))
+    if isinstance(value, (list, tuple)) and _holds_tensors(value):
+        from graphlab.ops import array_ops
+        return array_ops.stack(value, name=name or "packed")
+    if dtype is None and preferred_dtype is not None:
+        try:
+            return constant(value, dtype=preferred_dtype, name=name or "Const")
+        except (TypeError, ValueError):
+            pass
+    return constant(value, dtype=dtype, name=name or "Const")
+
+
+def _holds_tensors(value):
+    for v in value:
+        if isinstance(v, Tensor) or hasattr(v, "_to_tensor"):
+            return True
+        if isinstance(v, (list, tuple)) and _holds_tensors(v):
+            return True
+    return False
+
+
+def to_numpy(value, dtype=None):
+    """A Python/numpy value as the numpy array a Const holds, with TF's defaults: Python floats become
+    float32 and ints int32 (int64 if too large), numpy arrays keep their dtype, text becomes bytes."""
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype).base_dtype
+        if dtype == dtypes.string:
+            return _strings(value)
+        arr = np.asarray(value)
+        if arr.dtype.kind in "SUO" and arr.size:
+            raise TypeError("Expected %s, but got %r of type '%s'." % (
+                dtype.name, _first(value), type(_first(value)).__name__))
+        target = np.dtype(dtype.as_numpy_dtype)
+        mismatch = (arr.dtype.kind in "fc" and target.kind in "iub"
+                    or arr.dtype.kind == "c" and target.kind == "f"
+                    or (arr.dtype.kind == "b") != (target.kind == "b") and arr.size)
+        if mismatch and not isinstance(value, np.ndarray):
+            raise TypeError("Expected %s, but got %r of type '%s'." % (
+                dtype.name, _first(value), type(_first(value)).__name__))
+        if target.kind in "iu" and arr.size and arr.dtype.kind in "iuf":
+            info = np.iinfo(target)
+            if arr.min() < info.min or arr.max() > info.max:
+                raise ValueError("Can't convert Python int to %s: value out of range" % dtype.name)
+        return arr.astype(target, copy=False)
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "SUO":
+            return _strings(value)
+        return value
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    arr = np.asarray(value)
+    kind = arr.dtype.kind
+    if kind == "f":
+        return arr.astype(np.float32)
+    if kind in "iu":
+        if arr.size and (arr.min() < -2 ** 31 or arr.max() >= 2 ** 31):
+            return arr.astype(np.int64)
+        return arr.astype(np.int32)
+    if kind == "c":
+        return arr.astype(np.complex128)
+    if kind in "SU":
+        return _strings(value)
+    if kind == "O":
+        raise TypeError("Failed to convert object of type %s to Tensor. Contents: %s. Consider casting "
+                        "elements to a supported type." % (type(value), _short(value)))
+    return arr
+
+
+def _strings(value):
+    arr = np.asarray(value, dtype=object)
+    flat = [v.encode("utf-8") if isinstance(v, str) else bytes(v) if not isinstance(v, bytes) else v
+            for v in arr.reshape(-1)]
+    out = np.empty(len(flat), dtype=object)
+    out[:] = flat
+    return out.reshape(arr.shape)
+
+
+def _first(value):
+    while isinstance(value, (list, tuple, np.ndarray)) and len(value):
+        value = value[0]
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _short(value):
+    text = str(value)
+    return text if len(text) < 80 else text[:77] + "..."
+
+
+def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
+    """``tf.constant``: a Const op holding ``value`` (reshaped or filled to ``shape`` when given)."""
+    arr = to_numpy(value, dtype)
+    if shape is not None:
+        shape = [int(d) for d in tensor_shape.as_shape(shape).as_list()]
+        count = int(np.prod(shape)) if shape else 1
+        if verify_shape and list(arr.shape) != shape:
+            raise TypeError("Expected Tensor's shape: %s, got %s." % (tuple(shape), arr.shape))
+        if arr.size == 1:
+            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+        elif arr.size == count:
+            arr = arr.reshape(shape)
+        elif arr.size > count:
+            raise TypeError("Too many elements provided. Needed at most %d, but received %d" %
+                            (count, arr.size))
+        else:
+            raise ValueError("Too few elements provided. Needed %d, but received %d" % (count, arr.size))
+    dt = dtypes.as_dtype(arr.dtype) if arr.dtype.kind != "O" else dtypes.string
+    return build_op("Const", (), attrs={"value": arr, "dtype": dt}, name=name).outputs[0]
+
+
+# --- output rules shared by many ops ----------------------------------------------------------------
+
+def same_as_input(index=0):
+    """One output with the dtype and shape of input ``index`` (identity-like and elementwise unary ops)."""
+    def outputs(op):
+        t = op._inputs[index]
+        return [(t._dtype.base_dtype, t._shape)]
+    return outputs
+
+
+def broadcast_shape(a, b):
+    """Static numpy-style broadcasting of two TensorShapes; ValueError when sizes clash."""
+    if a.ndims is None or b.ndims is None:
+        return tensor_shape.UNKNOWN
+    da, db = a.as_list(), b.as_list()
+    n = max(len(da), len(db))
+    da, db = [1] * (n - len(da)) + da, [1] * (n - len(db)) + db
+    out = []
+    for x, y in zip(da, db):
+        if x == 1:
+            out.append(y)
+        elif y == 1:
+            out.append(x)
+        elif x is None or y is None:
+            out.append(x if y is None else y)
+        elif x == y:
+            out.append(x)
+        else:
+            raise ValueError("Dimensions must be equal, but are %d and %d" % (x, y))
+    return tensor_shape.TensorShape(out)
+
+
+def broadcast_outputs(dtype=None):
+    """One output whose shape broadcasts all inputs; dtype of input 0 unless ``dtype`` is given."""
+    def outputs(op):
+        shape = op._inputs[0]._shape
+        for t in op._inputs[1:]:
+            shape = broadcast_shape(shape, t._shape)
+        return [(dtype or op._inputs[0]._dtype.base_dtype, shape)]
+    return outputs
+
+
+def no_outputs(op):
+    return []
+
+
+def const_value(tensor):
+    """The value of ``tensor`` when it is known at build time (a Const, or Shape of a known shape), else
+    None. Shape rules use it, e.g. to know the target of a Reshape."""
+    op = tensor._op
+    if op._type == "Const":
+        return op._attrs["value"]
+    if op._type == "Shape" and op._inputs[0]._shape.is_fully_defined():
+        return np.array(op._inputs[0]._shape.as_list(), dtype=tensor._dtype.as_numpy_dtype)
+    if op._type in ("Identity", "Cast") and op._inputs:
+        value = const_value(op._inputs[0])
+        return None if value is None else value.astype(tensor._dtype.as_numpy_dtype)
+    if op._type == "Pack" and all(const_value(t) is not None for t in op._inputs):
+        return np.stack([const_value(t) for t in op._inputs], axis=op._attrs.get("axis", 0))
+    return None

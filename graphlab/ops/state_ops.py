@@ -1,0 +1,151 @@
+"""State ops: variables and the ops that change them. A VariableV2 op outputs a handle (a ``*_ref`` tensor)
+to a buffer that lives in the Session, not in the graph; Assign and friends write through that handle."""
+import numpy as np
+
+from graphlab.framework import dtypes, tensor_shape
+from graphlab.framework.errors import FailedPreconditionError, InvalidArgumentError
+from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+
+
+class VariableRef:
+    """A variable's buffer inside one Session; ``value`` is None until something assigns it."""
+
+    __slots__ = ("op", "value")
+
+    def __init__(self, op):
+        self.op = op
+        self.value = None
+
+    def read(self, ctx):
+        """The current value, or TF's FailedPreconditionError naming the variable if never assigned."""
+        if self.value is None:
+            raise FailedPreconditionError(None, self.op, "Attempting to use uninitialized value %s" % self.op.name)
+        return self.value
+
+    def read_value(self):
+        return self.read(None)
+
+    @property
+    def is_initialized(self):
+        return self.value is not None
+
+
+def variable_ref(ctx):
+    """The session's buffer for the VariableV2 op of ``ctx`` (created empty on first use)."""
+    key = ctx.attrs.get("shared_name") or ctx.op.name
+    ref = ctx.state.get(key)
+    if ref is None:
+        ref = ctx.state[key] = VariableRef(ctx.op)
+    return ref
+
+
+# ----------------------------------------------------------------------------------------- VariableV2
+register_op(
+    "VariableV2",
+    outputs=lambda op: [(op._attrs["dtype"]._as_ref, op._attrs["shape"])],
+    kernel=variable_ref,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="A mutable buffer owned by the session; outputs a handle to it.")
+
+
+def variable_op_v2(shape, dtype, name="Variable", container="", shared_name=""):
+    return build_op("VariableV2", (), attrs={"shape": tensor_shape.as_shape(shape),
+                                            "dtype": dtypes.as_dtype(dtype).base_dtype,
+                                            "container": container, "shared_name": shared_name},
+                    name=name).outputs[0]
+
+
+# --------------------------------------------------------------------------------------------- Assign
+def _assign_outputs(op):
+    ref, value = op._inputs
+    shape = value._shape if not op._attrs.get("validate_shape", True) else ref._shape
+    if op._attrs.get("validate_shape", True):
+        if not ref._shape.is_compatible_with(value._shape):
+            raise ValueError("Shapes must be equal rank, but are %s and %s" % (ref._shape.ndims, value._shape.ndims)
+                             if ref._shape.ndims != value._shape.ndims else
+                             "Dimension mismatch: %s vs %s" % (ref._shape, value._shape))
+        shape = ref._shape.merge_with(value._shape)
+    return [(ref._dtype, shape)]
+
+
+def _assign_kernel(ctx, ref, value):
+    if ctx.attrs.get("validate_shape", True) and ref.value is not None and ref.value.shape != np.shape(value):
+        raise InvalidArgumentError(None, ctx.op, "Assign requires shapes of both tensors to match. lhs shape= %s "
+                                   "rhs shape= %s" % (list(ref.value.shape), list(np.shape(value))))
+    declared = ref.op._attrs["shape"]
+    if ctx.attrs.get("validate_shape", True) and not declared.is_compatible_with(np.shape(value)):
+        raise InvalidArgumentError(None, ctx.op, "Assign requires shapes of both tensors to match. lhs shape= %s "
+                                   "rhs shape= %s" % (declared.bracket_str(), list(np.shape(value))))
+    ref.value = np.array(value, dtype=ref.op._attrs["dtype"].as_numpy_dtype)  # own copy: never alias a Const
+    return ref
+
+
+register_op(
+    "Assign",
+    inputs=["ref: Ref(T)", "value: T"],
+    outputs=_assign_outputs,
+    kernel=_assign_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="ref = value; outputs the handle so the new value can be read.")
+
+
+def assign(ref, value, validate_shape=None, use_locking=None, name=None):
+    """``tf.assign``: an op that, when run, stores ``value`` into the variable ``ref``."""
+    attrs = {"validate_shape": True if validate_shape is None else validate_shape,
+             "use_locking": True if use_locking is None else use_locking}
+    return build_op("Assign", [ref, value], attrs=attrs, name=name).outputs[0]
+
+
+def _update_kernel(fn, what):
+    def kernel(ctx, ref, value):
+        current = ref.read(ctx)
+        if np.shape(value) != current.shape and np.size(value) != 1 or np.ndim(value) > current.ndim:
+            raise InvalidArgumentError(None, ctx.op, "%s requires shapes of both tensors to match. lhs shape= %s "
+                                       "rhs shape= %s" % (what, list(current.shape), list(np.shape(value))))
+        ref.value = fn(current, value).astype(current.dtype, copy=False)
+        return ref
+    return kernel
+
+
+register_op(
+    "AssignAdd",
+    inputs=["ref: Ref(T)", "value: T"],
+    outputs=lambda op: [(op._inputs[0]._dtype, op._inputs[0]._shape)],
+    kernel=_update_kernel(np.add, "AssignAdd"),
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="ref += value.")
+
+
+def assign_add(ref, value, use_locking=None, name=None):
+    return build_op("AssignAdd", [ref, value], attrs={"use_locking": bool(use_locking)}, name=name).outputs[0]
+
+
+register_op(
+    "AssignSub",
+    inputs=["ref: Ref(T)", "value: T"],
+    outputs=lambda op: [(op._inputs[0]._dtype, op._inputs[0]._shape)],
+    kernel=_update_kernel(np.subtract, "AssignSub"),
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="ref -= value.")
+
+
+def assign_sub(ref, value, use_locking=None, name=None):
+    return build_op("AssignSub", [ref, value], attrs={"use_locking": bool(use_locking)}, name=name).outputs[0]
+
+
+# ------------------------------------------------------------------------------ IsVariableInitialized
+register_op(
+    "IsVariableInitialized",
+    inputs=["ref: Ref(dtype)"],
+    outputs=lambda op: [(dtypes.bool, tensor_shape.SCALAR)],
+    kernel=lambda ctx, ref: np.bool_(ref.is_initialized),
+    grad=NOT_DIFFERENTIABLE,
+    doc="Whether the variable has a value in this session.")
+
+
+def is_variable_initialized(variable, name=None):
+    return build_op("IsVariableInitialized", [variable], name=name).outputs[0]

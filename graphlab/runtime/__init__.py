@@ -1,0 +1,1 @@
+"""The runtime: Session, pruning, plan cache and executor."""

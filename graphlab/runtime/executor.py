@@ -1,0 +1,138 @@
+"""The executor: a pruned plan turned into a flat list of kernel calls over numbered value slots.
+
+A plan is built once per (fetches, feeds, targets) and cached by the Session; running it is a loop over
+prepared steps, so a cached run costs only the ops it executes, whatever the size of the graph.
+"""
+import time
+
+from graphlab.framework import errors
+from graphlab.ops import registry
+from graphlab.runtime import pruning
+
+DEAD = type("Dead", (), {"__repr__": lambda self: "<dead>", "__slots__": ()})()
+"""The value of a tensor on the branch a Switch did not take: ops that consume it do not run."""
+
+
+class KernelContext:
+    """What a kernel may see besides its inputs: its op, the op's attrs, and the session's state."""
+
+    __slots__ = ("op", "attrs", "session", "state")
+
+    def __init__(self, op, session):
+        self.op = op
+        self.attrs = op._attrs
+        self.session = session
+        self.state = session._state
+
+    def error(self, cls, message):
+        """An OpError of class ``cls`` carrying this op (and so the user's line that created it)."""
+        return cls(None, self.op, message)
+
+
+def _with_deref(kernel, positions):
+    """Wrap a kernel so variable handles at ``positions`` are read (and checked initialised) first."""
+    def run(ctx, *args):
+        args = list(args)
+        for p in positions:
+            args[p] = args[p].read(ctx)
+        return kernel(ctx, *args)
+    return run
+
+
+class Plan:
+    """Ops to run, in order, with the slots they read and write."""
+
+    def __init__(self, session, fetch_tensors, target_ops, fed_tensors):
+        self.ops = pruning.prune(fetch_tensors, target_ops, fed_tensors)
+        slots = {}
+        for i, t in enumerate(fed_tensors):
+            slots[t] = i
+        self.feed_slots = [slots[t] for t in fed_tensors]
+        self.has_control_flow = False
+        steps = []
+        for op in self.ops:
+            opdef = registry.get_opdef(op._type)
+            if opdef.kernel is None:
+                raise errors.UnimplementedError(
+                    None, op, "graphlab has no kernel for op type %s (op '%s')." % (op._type, op.name))
+            kernel = opdef.kernel
+            ref_pos = set(opdef.ref_positions(op)) if any(a.is_ref for a in opdef.inputs) else set()
+            deref = [i for i, t in enumerate(op._inputs) if t._dtype.is_ref_dtype and i not in ref_pos]
+            if deref:
+                kernel = _with_deref(kernel, deref)
+            ins = []
+            for t in op._inputs:
+                if t not in slots:
+                    slots[t] = len(slots)
+                ins.append(slots[t])
+            outs = []
+            for t in op._outputs:
+                if t not in slots:
+                    slots[t] = len(slots)
+                outs.append(slots[t])
+            if op._type in ("Switch", "RefSwitch", "Merge", "RefMerge"):
+                self.has_control_flow = True
+            ctrl = [c for c in op._control_inputs]
+            steps.append((kernel, KernelContext(op, session), ins, len(outs), outs, ctrl))
+        self.steps = steps
+        self.fetch_slots = []
+        for t in fetch_tensors:
+            if t not in slots:  # a fetch of a tensor nothing else in the plan touches: its op ran anyway
+                slots[t] = len(slots)
+            self.fetch_slots.append(slots[t])
+        self.num_slots = len(slots)
+
+    def run(self, feed_values, trace=None):
+        """Execute the steps; returns the list of slot values. ``trace`` collects (op, start, end) times."""
+        values = [None] * self.num_slots
+        for slot, value in zip(self.feed_slots, feed_values):
+            values[slot] = value
+        if self.has_control_flow or trace is not None:
+            return self._run_careful(values, trace)
+        for kernel, ctx, ins, n_out, outs, _ in self.steps:
+            try:
+                result = kernel(ctx, *[values[i] for i in ins])
+            except errors.OpError:
+                raise
+            except Exception as e:  # a numpy error inside a kernel: report it against the op
+                raise _kernel_failure(ctx.op, e) from e
+            if n_out == 1:
+                values[outs[0]] = result
+            elif n_out:
+                for slot, v in zip(outs, result):
+                    values[slot] = v
+        return values
+
+    def _run_careful(self, values, trace):
+        dead_ops = set()
+        clock = time.perf_counter
+        for kernel, ctx, ins, n_out, outs, ctrl in self.steps:
+            op = ctx.op
+            args = [values[i] for i in ins]
+            if op._type not in ("Merge", "RefMerge") and (
+                    any(a is DEAD for a in args) or any(c in dead_ops for c in ctrl)):
+                dead_ops.add(op)
+                for slot in outs:
+                    values[slot] = DEAD
+                continue
+            start = clock()
+            try:
+                result = kernel(ctx, *args)
+            except errors.OpError:
+                raise
+            except Exception as e:
+                raise _kernel_failure(op, e) from e
+            if trace is not None:
+                trace.append((op, start, clock()))
+            if n_out == 1:
+                values[outs[0]] = result
+            elif n_out:
+                for slot, v in zip(outs, result):
+                    values[slot] = v
+        return values
+
+
+def _kernel_failure(op, exc):
+    return errors.InvalidArgumentError(
+        None, op, "%s (op '%s' of type %s) failed: %s: %s" % (
+            op.name, op.name, op._type, type(exc).__name__, exc))

@@ -1,0 +1,101 @@
+"""Normalising what ``Session.run`` is given: nested fetches flattened to graph elements (and rebuilt in
+the caller's structure afterwards), and feeds checked and converted to numpy."""
+import collections
+
+import numpy as np
+
+from graphlab.framework import dtypes
+from graphlab.framework.operation import Operation
+from graphlab.framework.tensor import Tensor
+
+
+def flatten_fetches(graph, fetches):
+    """Return (elements, rebuild): the unique graph elements to compute, and a function that turns the
+    list of their values back into the structure of ``fetches``."""
+    elements = []
+    index = {}
+
+    def leaf(fetch):
+        element = _as_element(graph, fetch)
+        if element not in index:
+            index[element] = len(elements)
+            elements.append(element)
+        i = index[element]
+        return lambda values: values[i]
+
+    def walk(fetch):
+        if isinstance(fetch, (Tensor, Operation, str)) or hasattr(fetch, "_as_graph_element"):
+            return leaf(fetch)
+        if isinstance(fetch, dict):
+            keys = list(fetch.keys())
+            parts = [walk(fetch[k]) for k in keys]
+            kind = type(fetch)
+
+            def rebuild(values):
+                built = [p(values) for p in parts]
+                if kind is dict or kind is collections.OrderedDict:
+                    return kind(zip(keys, built))
+                result = kind() if not isinstance(fetch, collections.defaultdict) else \
+                    collections.defaultdict(fetch.default_factory)
+                result.update(zip(keys, built))
+                return result
+            return rebuild
+        if isinstance(fetch, (list, tuple)):
+            parts = [walk(f) for f in fetch]
+            if isinstance(fetch, tuple) and hasattr(fetch, "_fields"):  # namedtuple
+                return lambda values: type(fetch)(*[p(values) for p in parts])
+            kind = tuple if isinstance(fetch, tuple) else list
+            return lambda values: kind(p(values) for p in parts)
+        raise TypeError("Fetch argument %r has invalid type %s, must be a string or Tensor. (Can not "
+                        "convert a %s into a Tensor or Operation.)" % (
+                            fetch, type(fetch), type(fetch).__name__))
+
+    rebuild = walk(fetches)
+    return elements, rebuild
+
+
+def _as_element(graph, fetch):
+    try:
+        return graph.as_graph_element(fetch)
+    except TypeError as e:
+        raise TypeError("Fetch argument %r has invalid type %s, must be a string or Tensor. (%s)" %
+                        (fetch, type(fetch), e)) from None
+    except (ValueError, KeyError) as e:
+        text = e.args[0] if e.args else str(e)
+        if not isinstance(fetch, str) and "not an element of this graph" in text:
+            text = "Tensor %s is not an element of this graph." % (fetch,)
+        raise ValueError("Fetch argument %r cannot be interpreted as a Tensor. (%s)" % (fetch, text)) \
+            from None
+
+
+def convert_feed(tensor, value):
+    """Check and convert one fed value for ``tensor``: dtype conversion and static-shape compatibility."""
+    if isinstance(value, Tensor):
+        raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values include "
+                        "Python scalars, strings, lists, numpy ndarrays, or TensorHandles. For reference, "
+                        "the tensor object was %s which was passed to the feed with key %s." % (value, tensor))
+    dtype = tensor._dtype.base_dtype
+    if dtype == dtypes.string:
+        from graphlab.ops.registry import to_numpy
+        array = to_numpy(value, dtypes.string)
+    else:
+        np_type = dtype.as_numpy_dtype
+        if isinstance(value, int) and not isinstance(value, bool) and dtype.is_integer:
+            if np.array(value).astype(np_type) != value:
+                raise TypeError("Type of feed value %s with type %s is not compatible with Tensor type %s. "
+                                "Try explicitly setting the type of the feed tensor to a larger type (e.g. "
+                                "int64)." % (value, type(value), dtype))
+        try:
+            array = np.asarray(value, dtype=np_type)
+        except (TypeError, ValueError) as e:
+            raise ValueError("Cannot feed value %s for Tensor %s of dtype %s: %s" % (
+                _short(value), tensor.name, dtype.name, e)) from None
+    if not tensor._shape.is_compatible_with(array.shape):
+        raise ValueError("Cannot feed value of shape %r for Tensor %s, which has shape %s" %
+                         (array.shape, tensor.name, tensor._shape))
+    return array
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) < 60 else text[:57] + "..."

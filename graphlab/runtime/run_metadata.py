@@ -1,0 +1,65 @@
+"""RunOptions and RunMetadata: ask ``Session.run`` for a trace and get, per executed op, when it started and
+how long it took (the structure mirrors TF's StepStats so code reading ``step_stats`` keeps working)."""
+
+
+class RunOptions:
+    NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = 0, 1, 2, 3
+
+    def __init__(self, trace_level=0, timeout_in_ms=0, output_partition_graphs=False):
+        self.trace_level = trace_level
+        self.timeout_in_ms = timeout_in_ms
+        self.output_partition_graphs = output_partition_graphs
+
+
+class NodeExecStats:
+    """One executed op: name, type, start (µs since the run began) and duration (µs)."""
+
+    __slots__ = ("node_name", "op_type", "all_start_micros", "op_start_rel_micros", "op_end_rel_micros",
+                 "all_end_rel_micros", "timeline_label")
+
+    def __init__(self, node_name, op_type, start_us, duration_us):
+        self.node_name = node_name
+        self.op_type = op_type
+        self.all_start_micros = start_us
+        self.op_start_rel_micros = 0
+        self.op_end_rel_micros = duration_us
+        self.all_end_rel_micros = duration_us
+        self.timeline_label = "%s = %s()" % (node_name, op_type)
+
+    def __repr__(self):
+        return "<NodeExecStats %s %s %dus>" % (self.node_name, self.op_type, self.all_end_rel_micros)
+
+
+class DeviceStepStats:
+    def __init__(self):
+        self.device = "/job:localhost/replica:0/task:0/device:CPU:0"
+        self.node_stats = []
+
+
+class StepStats:
+    def __init__(self):
+        self.dev_stats = []
+
+
+class RunMetadata:
+    """Filled by ``Session.run(..., options=RunOptions(trace_level=FULL_TRACE), run_metadata=md)``."""
+
+    def __init__(self):
+        self.step_stats = StepStats()
+        self.partition_graphs = []
+
+    def executed_ops(self):
+        """Names of the ops the traced run executed, in execution order."""
+        return [n.node_name for d in self.step_stats.dev_stats for n in d.node_stats]
+
+    def op_times(self):
+        """op name -> microseconds the op's kernel took."""
+        return {n.node_name: n.all_end_rel_micros for d in self.step_stats.dev_stats for n in d.node_stats}
+
+
+def record_trace(run_metadata, trace, run_start):
+    device = DeviceStepStats()
+    for op, start, end in trace:
+        device.node_stats.append(NodeExecStats(op.name, op.type, int((start - run_start) * 1e6),
+                                               max(0, int(round((end - start) * 1e6)))))
+    run_metadata.step_stats.dev_stats = [device]

@@ -1,0 +1,268 @@
+"""Session: where values live. ``run`` normalises fetches and feeds, finds (or builds and caches) the pruned
+plan for this combination, executes it, and rebuilds the results in the caller's structure.
+
+State (variables, queues, random generators) belongs to the session and is shared by all its plans, so an
+initializer run through one pruned subgraph is seen by a training op run through another.
+"""
+import threading
+import time
+
+import numpy as np
+
+from graphlab.framework import errors, graph as graph_mod
+from graphlab.framework.tensor import Tensor
+from graphlab.runtime import fetches as fetches_mod
+from graphlab.runtime.executor import Plan
+from graphlab.runtime.run_metadata import RunMetadata, RunOptions, record_trace
+
+
+class LastRun:
+    """What the most recent ``run`` did, for teaching: the ops it executed and whether its plan was cached."""
+
+    __slots__ = ("executed", "cached", "fetches", "feeds", "targets")
+
+    def __init__(self, plan, cached, fetch_tensors, fed, targets):
+        self.executed = [op.name for op in plan.ops]
+        self.cached = cached
+        self.fetches = [t.name for t in fetch_tensors]
+        self.feeds = [t.name for t in fed]
+        self.targets = [op.name for op in targets]
+
+    def __repr__(self):
+        return "<LastRun executed=%d ops, plan %s>" % (len(self.executed), "cached" if self.cached else "new")
+
+
+class BaseSession:
+    """Shared by Session and InteractiveSession."""
+
+    def __init__(self, target="", graph=None, config=None):
+        self._graph = graph if graph is not None else graph_mod.get_default_graph()
+        self._state = {}          # op name -> kernel state (VariableRef, queue, random generator ...)
+        self._plans = {}          # (fetches, fed, targets) -> Plan
+        self._closed = False
+        self._lock = threading.RLock()
+        self.last_run = None
+        self.plan_cache_hits = 0
+        self.plan_cache_misses = 0
+        self._default_contexts = []
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def graph_def(self):
+        return self._graph.as_graph_def()
+
+    @property
+    def sess_str(self):
+        return ""
+
+    # --- running ------------------------------------------------------------------------------------
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Compute ``fetches`` (a tensor, op, name, or nested list/tuple/dict/namedtuple of them)."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        graph = self._graph
+        if isinstance(fetches, Tensor) and fetches._op._graph is graph:
+            elements, rebuild = [fetches], _first
+        else:
+            elements, rebuild = fetches_mod.flatten_fetches(graph, fetches)
+        fed, feed_values = self._normalise_feeds(feed_dict)
+        fetch_tensors = []
+        targets = []
+        for e in elements:
+            if isinstance(e, Tensor):
+                fetch_tensors.append(e)
+            else:
+                targets.append(e)
+        key = (tuple(fetch_tensors), tuple(targets), frozenset(fed))
+        plan = self._plans.get(key)
+        cached = plan is not None
+        if plan is None:
+            plan = Plan(self, fetch_tensors, targets, fed)
+            with self._lock:
+                self._plans[key] = plan
+            self.plan_cache_misses += 1
+        else:
+            self.plan_cache_hits += 1
+        trace = [] if options is not None and getattr(options, "trace_level", 0) and run_metadata is not None \
+            else None
+        start = time.perf_counter()
+        values = plan.run(feed_values, trace)
+        if trace is not None:
+            record_trace(run_metadata, trace, start)
+        self.last_run = LastRun(plan, cached, fetch_tensors, fed, targets)
+        results = []
+        fetched = iter(plan.fetch_slots)
+        for e in elements:
+            if isinstance(e, Tensor):
+                results.append(_as_result(values[next(fetched)]))
+            else:
+                results.append(None)
+        return rebuild(results)
+
+    def _normalise_feeds(self, feed_dict):
+        if not feed_dict:
+            return (), ()
+        fed, values = [], []
+        graph = self._graph
+        for key, value in feed_dict.items():
+            try:
+                tensor = graph.as_graph_element(key, allow_operation=False)
+            except (TypeError, ValueError, KeyError) as e:
+                text = e.args[0] if e.args else str(e)
+                raise TypeError("Cannot interpret feed_dict key as Tensor: %s" % text) from None
+            fed.append(tensor)
+            values.append(fetches_mod.convert_feed(tensor, value))
+        return tuple(fed), values
+
+    def make_callable(self, fetches, feed_list=None, accept_options=False):
+        """A function that runs ``fetches`` with positional feeds, as TF's ``Session.make_callable``."""
+        feed_list = list(feed_list or [])
+
+        def call(*args, **kwargs):
+            return self.run(fetches, dict(zip(feed_list, args)), kwargs.get("options"),
+                            kwargs.get("run_metadata"))
+        return call
+
+    def partial_run_setup(self, fetches, feeds=None):
+        raise errors.UnimplementedError(None, None, "partial_run is not supported by graphlab.")
+
+    def list_devices(self):
+        return [_Device()]
+
+    # --- lifetime -----------------------------------------------------------------------------------
+    def close(self):
+        """Release the session's state; running afterwards raises RuntimeError."""
+        self._closed = True
+        self._state.clear()
+        self._plans.clear()
+
+    def as_default(self):
+        """Make this session the one ``Tensor.eval()`` and ``Operation.run()`` use inside the block."""
+        return _default_session_stack.controller(self)
+
+    def __enter__(self):
+        session_ctx = self.as_default()
+        graph_ctx = self._graph.as_default()
+        session_ctx.__enter__()
+        graph_ctx.__enter__()
+        self._default_contexts.append((session_ctx, graph_ctx))
+        return self
+
+    def __exit__(self, exc_type, exc_value, tb):
+        session_ctx, graph_ctx = self._default_contexts.pop()
+        graph_ctx.__exit__(exc_type, exc_value, tb)
+        session_ctx.__exit__(exc_type, exc_value, tb)
+        self.close()
+
+    def __del__(self):
+        pass
+
+    # --- teaching helpers ---------------------------------------------------------------------------
+    def plan_cache_info(self):
+        """How many distinct pruned plans this session holds, and how often a run found one cached."""
+        return {"plans": len(self._plans), "hits": self.plan_cache_hits, "misses": self.plan_cache_misses}
+
+
+class Session(BaseSession):
+    """``tf.Session``: use in a ``with`` block, or call ``close()`` when done."""
+
+
+class InteractiveSession(BaseSession):
+    """A session that makes itself (and its graph) the default as soon as it is created, for notebooks and
+    shells where ``t.eval()`` should just work."""
+
+    def __init__(self, target="", graph=None, config=None):
+        super().__init__(target, graph, config)
+        self._session_ctx = self.as_default()
+        self._session_ctx.__enter__()
+        self._graph_ctx = self._graph.as_default()
+        self._graph_ctx.__enter__()
+
+    def close(self):
+        if not self._closed:
+            self._graph_ctx.__exit__(None, None, None)
+            self._session_ctx.__exit__(None, None, None)
+        super().close()
+
+
+class _Device:
+    name = "/job:localhost/replica:0/task:0/device:CPU:0"
+    device_type = "CPU"
+    memory_limit_bytes = 0
+
+
+def _first(values):
+    return values[0]
+
+
+def _as_result(value):
+    """Run results as TF gives them: arrays, with 0-d values as numpy scalars."""
+    if isinstance(value, np.ndarray):
+        if value.ndim == 0:
+            return value[()]
+        return value
+    if isinstance(value, np.generic):
+        return value
+    if hasattr(value, "read_value"):      # a variable handle fetched directly
+        return _as_result(value.read_value())
+    return np.asarray(value)
+
+
+class _DefaultSessionStack(threading.local):
+    def __init__(self):
+        self.stack = []
+
+    def controller(self, session):
+        import contextlib
+
+        @contextlib.contextmanager
+        def scope():
+            self.stack.append(session)
+            try:
+                yield session
+            finally:
+                for i in range(len(self.stack) - 1, -1, -1):
+                    if self.stack[i] is session:
+                        del self.stack[i]
+                        break
+        return scope()
+
+    def get(self):
+        return self.stack[-1] if self.stack else None
+
+
+_default_session_stack = _DefaultSessionStack()
+
+
+def get_default_session():
+    return _default_session_stack.get()
+
+
+def _clear_default_session_stack():
+    _default_session_stack.stack[:] = []
+
+
+def _session_for_eval(session, graph, what):
+    if session is None:
+        session = get_default_session()
+        if session is None:
+            if what == "eval()":
+                raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. "
+                                 "Use `with sess.as_default()` or pass an explicit session to "
+                                 "`eval(session=sess)`")
+            raise ValueError("Cannot execute operation using `run()`: No default session is registered. "
+                             "Use `with sess.as_default():` or pass an explicit session to "
+                             "`run(session=sess)`")
+    if session.graph is not graph:
+        if what == "eval()":
+            raise ValueError("Cannot use the given session to evaluate tensor: the tensor's graph is "
+                             "different from the session's graph.")
+        raise ValueError("Cannot use the given session to execute operation: the operation's graph is "
+                         "different from the session's graph.")
+    return session
+
+
+__all__ = ["Session", "InteractiveSession", "get_default_session", "RunOptions", "RunMetadata"]

@@ -1,0 +1,254 @@
+"""``tf.Variable`` (TF1's reference variable): a VariableV2 op, an Assign op that initialises it, and an
+Identity ``read`` snapshot that other ops consume. The value itself lives in each Session."""
+from graphlab.framework import graph as graph_mod, tensor_shape
+from graphlab.framework.graph import GraphKeys
+from graphlab.framework.tensor import Tensor
+from graphlab.ops import array_ops, state_ops
+from graphlab.ops.registry import convert_to_tensor
+
+
+class Variable:
+    """``<tf.Variable 'v:0' shape=() dtype=float32_ref>``. Creating one adds v/initial_value, v, v/Assign
+    and v/read to the graph, and the variable to the global (and trainable) collections."""
+
+    def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None, expected_shape=None,
+                 import_scope=None, constraint=None, use_resource=None, synchronization=None,
+                 aggregation=None, shape=None):
+        if variable_def is not None:
+            self._init_from_graph(variable_def, import_scope)
+            return
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        graph = graph_mod.get_default_graph()
+        init_from_fn = callable(initial_value)
+        if collections is None:
+            collections = [GraphKeys.GLOBAL_VARIABLES]
+        collections = list(collections)
+        if trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections.append(GraphKeys.TRAINABLE_VARIABLES)
+        self._trainable = trainable
+        self._constraint = constraint
+        with graph.control_dependencies(None), graph.name_scope(name or "Variable") as scope:
+            if init_from_fn:
+                with graph.name_scope("Initializer"):
+                    initial_value = convert_to_tensor(initial_value(), name="initial_value", dtype=dtype)
+            else:
+                initial_value = convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
+            if shape is not None:
+                var_shape = tensor_shape.as_shape(shape)
+            elif validate_shape:
+                var_shape = initial_value.shape
+                if not var_shape.is_fully_defined():
+                    raise ValueError("initial_value must have a shape specified: %s" % initial_value)
+            else:
+                var_shape = tensor_shape.UNKNOWN
+            self._variable = state_ops.variable_op_v2(var_shape, initial_value.dtype.base_dtype, name=scope)
+            self._initial_value = initial_value
+            self._initializer_op = state_ops.assign(self._variable, initial_value,
+                                                    validate_shape=validate_shape).op
+            self._snapshot = array_ops.identity(self._variable, name="read")
+        graph.add_to_collections(collections, self)
+        self._save_slice_info = None
+
+    def _init_from_graph(self, variable_def, import_scope):
+        """Rebuild a Variable object around ops that already exist (e.g. after import_meta_graph)."""
+        graph = graph_mod.get_default_graph()
+
+        def scoped(name):
+            return (import_scope + "/" + name) if import_scope else name
+        self._variable = graph.as_graph_element(scoped(variable_def.variable_name))
+        self._initializer_op = graph.as_graph_element(scoped(variable_def.initializer_name))
+        self._snapshot = graph.as_graph_element(scoped(variable_def.snapshot_name))
+        self._initial_value = (graph.as_graph_element(scoped(variable_def.initial_value_name))
+                               if variable_def.initial_value_name else None)
+        self._trainable = variable_def.trainable if variable_def.HasField("trainable") else True
+        self._constraint = None
+        self._save_slice_info = None
+
+    # --- identity -----------------------------------------------------------------------------------
+    @property
+    def name(self):
+        return self._variable.name
+
+    @property
+    def op(self):
+        return self._variable.op
+
+    @property
+    def graph(self):
+        return self._variable.graph
+
+    @property
+    def dtype(self):
+        return self._variable.dtype
+
+    @property
+    def shape(self):
+        return self._variable.shape
+
+    def get_shape(self):
+        return self._variable.shape
+
+    @property
+    def device(self):
+        return ""
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @property
+    def initializer(self):
+        """The Assign op that gives the variable its initial value when run."""
+        return self._initializer_op
+
+    @property
+    def initial_value(self):
+        return self._initial_value
+
+    @property
+    def constraint(self):
+        return self._constraint
+
+    def value(self):
+        """The ``read`` snapshot tensor (what ops use when given this variable)."""
+        return self._snapshot
+
+    def _ref(self):
+        return self._variable
+
+    def read_value(self):
+        """A new Identity op reading the current value (named "read" in the current scope)."""
+        return array_ops.identity(self._variable, name="read")
+
+    def initialized_value(self):
+        from graphlab.ops import control_flow_ops
+        return control_flow_ops.cond(
+            state_ops.is_variable_initialized(self._variable), self.read_value, lambda: self._initial_value)
+
+    # --- changing the value ---------------------------------------------------------------------------
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        result = state_ops.assign(self._variable, value, use_locking=use_locking, name=name)
+        return result if read_value else result.op
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        result = state_ops.assign_add(self._variable, delta, use_locking=use_locking, name=name)
+        return result if read_value else result.op
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        result = state_ops.assign_sub(self._variable, delta, use_locking=use_locking, name=name)
+        return result if read_value else result.op
+
+    def load(self, value, session=None):
+        """Write ``value`` into the variable in ``session`` by running its initializer with a feed."""
+        from graphlab.runtime.session import _session_for_eval
+        session = _session_for_eval(session, self.graph, "eval()")
+        session.run(self._initializer_op, {self._initializer_op.inputs[1]: value})
+
+    def eval(self, session=None):
+        return self._variable.eval(session=session)
+
+    # --- graph integration ---------------------------------------------------------------------------
+    def _as_graph_element(self):
+        return self._variable
+
+    def _to_tensor(self, dtype=None, name=None, as_ref=False):
+        return self._variable if as_ref else self._snapshot
+
+    def to_proto(self, export_scope=None):
+        from graphlab.formats import graph_io
+        return graph_io.variable_to_proto(self, export_scope)
+
+    @staticmethod
+    def from_proto(variable_def, import_scope=None):
+        return Variable(variable_def=variable_def, import_scope=import_scope)
+
+    def __repr__(self):
+        return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    def __bool__(self):
+        return True
+
+    def __iter__(self):
+        raise TypeError("'Variable' object is not iterable.")
+
+
+def _delegate(name):
+    def method(self, *args):
+        return getattr(self._snapshot, name)(*args)
+    method.__name__ = name
+    return method
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+              "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
+              "__matmul__", "__rmatmul__", "__neg__", "__abs__", "__invert__", "__and__", "__rand__", "__or__",
+              "__ror__", "__xor__", "__rxor__", "__lt__", "__le__", "__gt__", "__ge__", "__getitem__"):
+    setattr(Variable, _name, _delegate(_name))
+
+
+# --- collections and initializers --------------------------------------------------------------------
+
+def global_variables(scope=None):
+    return graph_mod.get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+all_variables = global_variables
+
+
+def trainable_variables(scope=None):
+    return graph_mod.get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def local_variables(scope=None):
+    return graph_mod.get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def model_variables(scope=None):
+    return graph_mod.get_default_graph().get_collection(GraphKeys.MODEL_VARIABLES, scope)
+
+
+def moving_average_variables(scope=None):
+    return graph_mod.get_default_graph().get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
+
+
+def variables_initializer(var_list, name="init"):
+    """One op that runs every variable's initializer: a NoOp with control inputs on all the Assigns."""
+    from graphlab.ops import control_flow_ops
+    if var_list:
+        return control_flow_ops.group(*[v.initializer for v in var_list], name=name)
+    return control_flow_ops.no_op(name=name)
+
+
+def global_variables_initializer():
+    """A new ``init`` op (``init_1``, ... on later calls) initialising every global variable."""
+    return variables_initializer(global_variables())
+
+
+initialize_all_variables = global_variables_initializer
+
+
+def local_variables_initializer():
+    return variables_initializer(local_variables(), name="init")
+
+
+def is_variable_initialized(variable):
+    return state_ops.is_variable_initialized(variable)
+
+
+def assert_variables_initialized(var_list=None):
+    raise NotImplementedError("assert_variables_initialized is not supported; use "
+                              "report_uninitialized_variables().")
+
+
+def _is_tensor(x):
+    return isinstance(x, Tensor)
