@@ -235,9 +235,10 @@ def parse_table(buf, path="<memory>"):
         footer = bytes(buf[-FOOTER_SIZE:])
         if struct.unpack_from("<Q", footer, FOOTER_SIZE - 8)[0] != MAGIC:
             raise _Corrupt("not an sstable (bad magic number)")
-        _meta, pos = _decode_handle(footer[:FOOTER_SIZE - 8], "metaindex")
+        meta_handle, pos = _decode_handle(footer[:FOOTER_SIZE - 8], "metaindex")
         index_handle, _ = _decode_handle(footer[pos:FOOTER_SIZE - 8], "index")
         body = memoryview(buf)[:len(buf) - FOOTER_SIZE]
+        _block_entries(_read_block(body, meta_handle, "metaindex"), "metaindex")  # unused, but checked
         items = []
         for _sep, handle_bytes in _block_entries(_read_block(body, index_handle, "index"), "index"):
             handle, _ = _decode_handle(handle_bytes, "index entry")

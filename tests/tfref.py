@@ -1,0 +1,76 @@
+"""Run real TensorFlow in a subprocess, as the reference our files and behaviour are compared with.
+
+TensorFlow lives in its own venv (it registers protos under the same names as ours, so it never shares
+a process with graphlab). Which Python: $GRAPHLAB_TF_PYTHON, else <repo>/.tfvenv/bin/python. Tests that
+need it call run_tf(); when no TF Python is found they are skipped with the reason.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_checked = {}
+
+
+def tf_python():
+    """Path of a Python that can import tensorflow, or None."""
+    candidates = [os.environ.get("GRAPHLAB_TF_PYTHON"), os.path.join(REPO, ".tfvenv", "bin", "python")]
+    for exe in candidates:
+        if not exe or not os.path.exists(exe):
+            continue
+        if exe not in _checked:
+            probe = subprocess.run([exe, "-c", "import tensorflow"], capture_output=True, env=_env(),
+                                   timeout=300)
+            _checked[exe] = probe.returncode == 0
+        if _checked[exe]:
+            return exe
+    return None
+
+
+def _env():
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
+    env.pop("PYTHONPATH", None)  # keep graphlab out of the TF process
+    return env
+
+
+def require_tf():
+    exe = tf_python()
+    if exe is None:
+        pytest.skip("real TensorFlow not available: set GRAPHLAB_TF_PYTHON or create .tfvenv "
+                    "(a venv with tensorflow-cpu) in the repo")
+    return exe
+
+
+PRELUDE = """
+import json, sys, os
+import numpy as np
+import tensorflow.compat.v1 as tf
+tf.disable_v2_behavior()
+"""
+
+
+def run_tf(script, *args, timeout=600):
+    """Run `script` (TF1 prelude added; sys.argv[1:] = args) under TF; return its stdout."""
+    exe = require_tf()
+    code = PRELUDE + textwrap.dedent(script)
+    proc = subprocess.run([exe, "-c", code] + [str(a) for a in args], capture_output=True, text=True,
+                          env=_env(), timeout=timeout, cwd=REPO)
+    if proc.returncode != 0:
+        raise AssertionError("TensorFlow reference script failed (exit %d):\n%s"
+                             % (proc.returncode, proc.stderr[-4000:]))
+    return proc.stdout
+
+
+def run_tf_json(script, *args, timeout=600):
+    """run_tf() for a script whose last stdout line is JSON."""
+    out = run_tf(script, *args, timeout=timeout)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+if __name__ == "__main__":
+    print(tf_python() or "no TensorFlow python found", file=sys.stderr)
