@@ -1,0 +1,116 @@
+"""The three graph analyses, as pure functions over lists of ops (no IPython here):
+
+* ``duplicates(new_ops, earlier_ops)``: new ops structurally identical to earlier ones (a re-run cell);
+* ``op_growth(ops, threshold)``: source lines that created ``threshold`` or more ops (a loop building ops);
+* ``large_constants(ops, threshold)``: ``Const`` ops embedding ``threshold`` bytes or more.
+
+Each returns plain records the extension and the CLI format in their own way.
+"""
+import collections
+import os
+
+import numpy as np
+
+from graphlab.lint.structural import StructuralHasher
+
+MiB = 1 << 20
+DEFAULT_OP_GROWTH = 100
+DEFAULT_LARGE_CONST = MiB
+
+Duplicate = collections.namedtuple("Duplicate", "op original")
+Growth = collections.namedtuple("Growth", "source_line count types example_names")
+LargeConstant = collections.namedtuple("LargeConstant", "op shape dtype nbytes source_line")
+
+
+class DuplicateIndex:
+    """Ops already seen, by structural hash, so each new op is checked in O(1)."""
+
+    def __init__(self, hasher=None):
+        self.hasher = hasher or StructuralHasher()
+        self._by_hash = {}
+
+    def add(self, ops):
+        by_hash, hasher = self._by_hash, self.hasher
+        for op in ops:
+            by_hash.setdefault(hasher(op), op)
+
+    def find(self, new_ops):
+        """New ops that duplicate an indexed op (each earlier op is matched at most once)."""
+        by_hash, hasher = self._by_hash, self.hasher
+        used = set()
+        found = []
+        for op in new_ops:
+            original = by_hash.get(hasher(op))
+            if original is not None and original is not op and original not in used:
+                used.add(original)
+                found.append(Duplicate(op, original))
+        return found
+
+    def __len__(self):
+        return len(self._by_hash)
+
+
+def duplicates(new_ops, earlier_ops, hasher=None):
+    index = DuplicateIndex(hasher)
+    index.add(earlier_ops)
+    return index.find(new_ops)
+
+
+def line_key(source_line):
+    if source_line is None:
+        return None
+    return (source_line.filename, source_line.lineno)
+
+
+def op_growth(ops, threshold=DEFAULT_OP_GROWTH):
+    """Source lines that created at least ``threshold`` of ``ops``, most ops first."""
+    counts = collections.Counter()
+    first = {}
+    types = collections.defaultdict(collections.Counter)
+    names = collections.defaultdict(list)
+    for op in ops:
+        key = line_key(op.source_line)
+        if key is None:
+            continue
+        counts[key] += 1
+        first.setdefault(key, op.source_line)
+        types[key][op.type] += 1
+        if len(names[key]) < 3:
+            names[key].append(op.name)
+    return [Growth(first[key], n, dict(types[key].most_common()), names[key])
+            for key, n in counts.most_common() if n >= threshold]
+
+
+def large_constants(ops, threshold=DEFAULT_LARGE_CONST):
+    """``Const`` ops whose value takes at least ``threshold`` bytes."""
+    found = []
+    for op in ops:
+        if op.type != "Const":
+            continue
+        value = op._attrs.get("value")
+        if not isinstance(value, np.ndarray):
+            continue
+        nbytes = value.nbytes if value.dtype != object else sum(len(v) for v in value.ravel())
+        if nbytes >= threshold:
+            found.append(LargeConstant(op, tuple(value.shape), op._attrs.get("dtype"), nbytes, op.source_line))
+    return found
+
+
+def const_bytes(op):
+    value = op._attrs.get("value") if op.type == "Const" else None
+    return value.nbytes if isinstance(value, np.ndarray) and value.dtype != object else 0
+
+
+def human_bytes(n):
+    for unit, size in (("GiB", 1 << 30), ("MiB", MiB), ("KiB", 1 << 10)):
+        if n >= size:
+            return "%.1f %s" % (n / size, unit)
+    return "%d bytes" % n
+
+
+def where(source_line):
+    """``file.py:12`` or ``In[3] line 2`` style location of an op's source line, with the code."""
+    if source_line is None:
+        return "(unknown line)"
+    name = os.path.basename(source_line.filename)
+    return "%s:%d" % (name, source_line.lineno)
