@@ -15,6 +15,10 @@ from graphlab.runtime import fetches as fetches_mod
 from graphlab.runtime.executor import Plan
 from graphlab.runtime.run_metadata import RunMetadata, RunOptions, record_trace
 
+# Callables ``listener(session, executed_ops)`` told after each successful run (the IPython extension watches
+# for an initializer run after a restore). The engine never interprets them; a failing listener is ignored.
+run_listeners = []
+
 
 class LastRun:
     """What the most recent ``run`` did, for teaching: the ops it executed and whether its plan was cached."""
@@ -93,6 +97,11 @@ class BaseSession:
         if trace is not None:
             record_trace(run_metadata, trace, start)
         self.last_run = LastRun(plan, cached, fetch_tensors, fed, targets)
+        for listener in run_listeners:
+            try:
+                listener(self, plan.ops)
+            except Exception:
+                pass
         results = []
         fetched = iter(plan.fetch_slots)
         for e in elements:
