@@ -4,6 +4,7 @@ One TensorFlow subprocess (see tests/tfref.py) does all TF-side work for this mo
 bundle and checkpoint state, writes a checkpoint with a TF1 Saver, and dumps its proto descriptors.
 """
 
+import inspect
 import json
 import os
 
@@ -36,8 +37,8 @@ OURS = {
     "scope/inner/kernel": np.ones((3, 1, 2), np.float32),
 }
 
-ENCODE = '''
 def encode(v):
+    """Shape and JSON-safe flat values of an array; the same source runs inside the TF process."""
     v = np.asarray(v)
     if v.dtype == object or v.dtype.kind == "S":
         flat = [bytes(x).hex() for x in v.reshape(-1)]
@@ -48,8 +49,9 @@ def encode(v):
     else:
         flat = [int(x) for x in v.reshape(-1)]
     return {"shape": list(v.shape), "values": flat}
-'''
-exec(ENCODE)
+
+
+ENCODE = inspect.getsource(encode)
 
 TF_SCRIPT = ENCODE + '''
 ours_prefix, ours_dir, tf_dir, names_json = sys.argv[1:5]
