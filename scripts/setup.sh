@@ -62,10 +62,24 @@ root = os.environ["REPO_ROOT"]
 wanted = {"graphlab": "graphlab", "graphlab_ipython": "extension/graphlab_ipython"}
 print(" ".join(n for n, d in wanted.items()
                if os.path.isfile(os.path.join(root, d, "__init__.py"))
-               and importlib.util.find_spec(n) is None))
+               and getattr(importlib.util.find_spec(n), "origin", None) in (None, "namespace")))
 ' 2>/dev/null || echo "(import check failed)")
     if [ -n "$missing" ]; then
         say "not importable yet: $missing"
         install
+    fi
+fi
+
+# --- Real TensorFlow, the reference, in its own venv ----------------------------------
+# Interoperability tests and benchmarks run it in a subprocess (tests/tfref.py); it never shares a
+# process (or a venv) with graphlab. GRAPHLAB_NO_TF=1 skips this step (those tests then skip).
+TFVENV=.tfvenv
+if [ -z "${GRAPHLAB_NO_TF:-}" ] && [ -z "${GRAPHLAB_TF_PYTHON:-}" ] && [ ! -f "$TFVENV/.installed" ]; then
+    say "creating $TFVENV with tensorflow-cpu (reference for interop tests; a few minutes, once)"
+    [ -x "$TFVENV/bin/python" ] || "$PYTHON" -m venv "$TFVENV"
+    if "$TFVENV/bin/python" -m pip install -q tensorflow-cpu; then
+        touch "$TFVENV/.installed"
+    else
+        say "could not install tensorflow-cpu into $TFVENV: interop tests will be skipped"
     fi
 fi

@@ -11,6 +11,9 @@ class Dimension:
     __slots__ = ("_value",)
 
     def __init__(self, value):
+        if type(value) is int and value >= 0:  # the common case, kept cheap
+            self._value = value
+            return
         if isinstance(value, Dimension):
             value = value._value
         if value is not None:
@@ -96,7 +99,7 @@ class TensorShape:
         elif isinstance(dims, TensorShape):
             self._dims = dims._dims
         elif isinstance(dims, (list, tuple)):
-            self._dims = tuple(as_dimension(d) for d in dims)
+            self._dims = tuple(map(as_dimension, dims))
         elif hasattr(dims, "dim") and hasattr(dims, "unknown_rank"):  # a TensorShapeProto
             self._dims = None if dims.unknown_rank else tuple(
                 Dimension(None if d.size == -1 else d.size) for d in dims.dim)
@@ -231,6 +234,19 @@ class TensorShape:
         if self._dims is None:
             return "<unknown>"
         return "[%s]" % ",".join(str(d) for d in self._dims)
+
+
+_BY_TUPLE = {}
+
+
+def from_tuple(dims):
+    """The TensorShape of a fully known numpy shape tuple; shared instances, since shapes never change."""
+    shape = _BY_TUPLE.get(dims)
+    if shape is None:
+        shape = TensorShape(dims)
+        if len(_BY_TUPLE) < 4096:
+            _BY_TUPLE[dims] = shape
+    return shape
 
 
 def as_shape(shape):
