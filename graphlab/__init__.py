@@ -25,6 +25,13 @@ from graphlab.runtime.session import InteractiveSession, Session, get_default_se
 from graphlab.variables import (Variable, all_variables, global_variables, global_variables_initializer,
                                 initialize_all_variables, local_variables, local_variables_initializer,
                                 model_variables, trainable_variables, variables_initializer)
+from graphlab.variables import report_uninitialized_variables
+from graphlab.variable_scope import (AUTO_REUSE, VariableScope, get_local_variable, get_variable,
+                                     get_variable_scope, variable_op_scope, variable_scope)
+from graphlab.ops.init_ops import (constant_initializer, glorot_normal_initializer,
+                                   glorot_uniform_initializer, ones_initializer, random_normal_initializer,
+                                   random_uniform_initializer, truncated_normal_initializer,
+                                   variance_scaling_initializer, zeros_initializer)
 
 
 def add_to_collection(name, value):

@@ -1,5 +1,7 @@
 """``tf.Variable`` (TF1's reference variable): a VariableV2 op, an Assign op that initialises it, and an
 Identity ``read`` snapshot that other ops consume. The value itself lives in each Session."""
+import numpy as np
+
 from graphlab.framework import graph as graph_mod, tensor_shape
 from graphlab.framework.graph import GraphKeys
 from graphlab.framework.tensor import Tensor
@@ -252,3 +254,24 @@ def assert_variables_initialized(var_list=None):
 
 def _is_tensor(x):
     return isinstance(x, Tensor)
+
+
+def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
+    """A 1-D string tensor with the names of the variables not yet initialized in the running session.
+
+    Built as TF builds it: IsVariableInitialized per variable, stacked, negated, then a boolean mask over
+    a Const of the names, so the graph (and its picture) matches TensorFlow's."""
+    from graphlab.ops import array_ops as arr, math_ops
+    graph = graph_mod.get_default_graph()
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+        if not var_list:
+            var_list = [op.outputs[0] for op in graph.get_operations() if op.type == "VariableV2"]
+    with graph.name_scope(name):
+        if not var_list:
+            from graphlab.ops.registry import constant
+            return constant(np.array([], dtype=object), dtype="string")
+        init_vars = [state_ops.is_variable_initialized(v) for v in var_list]
+        mask = math_ops.logical_not(array_ops.stack(init_vars))
+        names = convert_to_tensor([v.op.name for v in var_list])
+        return arr.boolean_mask(names, mask)

@@ -88,8 +88,9 @@ class DType:
         return np.finfo(base).max if self.is_floating else np.iinfo(base).max
 
     def is_compatible_with(self, other):
+        """TF's rule: ``float32`` accepts ``float32`` and ``float32_ref``; a ref type only its own type."""
         other = as_dtype(other)
-        return self._enum == other._enum or self.base_dtype._enum == other._enum
+        return self._enum == other._enum or self._enum == other.base_dtype._enum
 
     # --- python protocol ------------------------------------------------------------------------------
     def __eq__(self, other):
