@@ -1,13 +1,62 @@
-"""Math ops: elementwise arithmetic, comparisons, matmul, reductions, casts.
+"""Math ops: elementwise arithmetic, comparisons, logical ops, casts, matmul, reductions.
 
 Also wires Tensor's Python operators (``a + b`` builds an ``AddV2`` op named ``add``), with the lowercase
 op names TF gives overloaded operators.
+
+Gradient rules build ops through the public functions below, so gradients are ordinary graph ops. Rules of
+broadcasting binary ops return gradients shaped like the (broadcast) output: graphlab.gradients sums them
+back to each input's shape centrally, so no rule here repeats that work.
 """
 import numpy as np
 
-from graphlab.framework import dtypes, tensor as tensor_mod
-from graphlab.ops.registry import (build_op, broadcast_outputs, convert_to_tensor, register_op)
+from graphlab.framework import dtypes, graph as graph_mod, tensor as tensor_mod, tensor_shape
+from graphlab.framework.errors import InvalidArgumentError
+from graphlab.framework.tensor import Tensor
+from graphlab.ops.registry import (NOT_DIFFERENTIABLE, broadcast_outputs, build_op, const_value, constant,
+                                   convert_to_tensor, register_op, same_as_input)
 
+_FLOATS = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64,
+           dtypes.complex128)
+
+
+def _scope(name, default_name, values):
+    """The graph of ``values`` and its name scope for a composite function (TF's ``name_scope(name,
+    default_name, values)``); a name ending in "/" re-enters an operator's scope exactly."""
+    graph = graph_mod.graph_of([v for v in values if isinstance(v, Tensor) or hasattr(v, "_to_tensor")])
+    return graph, graph.name_scope(name or default_name)
+
+
+def _float_only(op_type, allowed=_FLOATS):
+    """Output rule of unary ops TF defines for floating types only (TypeError naming the dtype)."""
+    def outputs(op):
+        t = op._inputs[0]
+        if t._dtype.base_dtype not in allowed:
+            raise TypeError("Value passed to parameter 'x' has DataType %s not in list of allowed values: %s"
+                            % (t._dtype.base_dtype.name, ", ".join(d.name for d in allowed)))
+        return [(t._dtype.base_dtype, t._shape)]
+    return outputs
+
+
+def _typed(fn):
+    """Wrap a numpy kernel so it returns the dtype of its first input (numpy promotes int8+int8, float16
+    math, Python scalars ... differently from TF)."""
+    def kernel(ctx, x, *rest):
+        out = fn(x, *rest)
+        dt = getattr(x, "dtype", None)
+        return out if getattr(out, "dtype", None) == dt else np.asarray(out).astype(dt)
+    return kernel
+
+
+def _is_int(x):
+    return np.asarray(x).dtype.kind in "iu"
+
+
+def _check_int_divisor(ctx, x, y):
+    if _is_int(x) and not np.all(y):
+        raise InvalidArgumentError(None, ctx.op, "Integer division by zero")
+
+
+# ============================================================================ elementwise binary arithmetic
 # --------------------------------------------------------------------------------------------- AddV2
 
 
@@ -29,6 +78,21 @@ def add(x, y, name=None):
     return build_op("AddV2", [x, y], name=name, default_name="Add").outputs[0]
 
 
+# ------------------------------------------------------------------------------------------------ Sub
+register_op(
+    "Sub",
+    inputs=["x: T", "y: T"],
+    outputs=broadcast_outputs(),
+    kernel=lambda ctx, x, y: np.subtract(x, y),
+    grad=lambda op, grad: [grad, negative(grad)],
+    doc="x - y, elementwise with broadcasting.")
+
+
+def subtract(x, y, name=None):
+    """``tf.subtract`` (``x - y`` names it "sub")."""
+    return build_op("Sub", [x, y], name=name).outputs[0]
+
+
 # ------------------------------------------------------------------------------------------------ Mul
 register_op(
     "Mul",
@@ -44,15 +108,805 @@ def multiply(x, y, name=None):
     return build_op("Mul", [x, y], name=name).outputs[0]
 
 
+# -------------------------------------------------------------------------------------------- RealDiv
+def _realdiv_kernel(ctx, x, y):
+    if _is_int(x):  # TF defines RealDiv on integers (XLA only); C division truncates toward zero
+        _check_int_divisor(ctx, x, y)
+        q = np.abs(x) // np.abs(y)
+        return (np.sign(x) * np.sign(y) * q).astype(x.dtype)
+    return np.true_divide(x, y)
+
+
+def _realdiv_grad(op, grad):
+    x, y = op.inputs
+    return [realdiv(grad, y), multiply(grad, realdiv(realdiv(negative(x), y), y))]
+
+
+register_op(
+    "RealDiv",
+    inputs=["x: T", "y: T"],
+    outputs=broadcast_outputs(),
+    kernel=_realdiv_kernel,
+    grad=_realdiv_grad,
+    doc="x / y for real numbers (what Python's `/` builds), with broadcasting.")
+
+
+def realdiv(x, y, name=None):
+    """``tf.realdiv``: a RealDiv op, no casting."""
+    return build_op("RealDiv", [x, y], name=name).outputs[0]
+
+
+_TRUEDIV_TARGET = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32, dtypes.int16: dtypes.float32,
+                   dtypes.uint16: dtypes.float32, dtypes.int32: dtypes.float64, dtypes.int64: dtypes.float64}
+
+
+def truediv(x, y, name=None):
+    """``tf.truediv`` / ``tf.divide`` / ``x / y``: integers are first cast to a float type (int32 and
+    int64 to float64, smaller ints to float32), as Python 3 division does; the op is named "truediv"."""
+    graph, scope = _scope(name, "truediv", [x, y])
+    with scope as s:
+        x = convert_to_tensor(x, name="x")
+        y = convert_to_tensor(y, preferred_dtype=x.dtype.base_dtype, name="y")
+        target = _TRUEDIV_TARGET.get(x.dtype.base_dtype)
+        if target is not None:
+            x, y = cast(x, target), cast(y, target)
+        return build_op("RealDiv", [x, y], name=s).outputs[0]
+
+
+def divide(x, y, name=None):
+    """``tf.divide``: Python 3 division (see truediv)."""
+    return truediv(x, y, name=name)
+
+
+def div(x, y, name=None):
+    """``tf.div`` (TF1): Python 2 division, named "div": RealDiv for floats, FloorDiv for integers."""
+    graph, scope = _scope(name, "div", [x, y])
+    with scope as s:
+        x = convert_to_tensor(x, name="x")
+        y = convert_to_tensor(y, preferred_dtype=x.dtype.base_dtype, name="y")
+        op_type = "RealDiv" if x.dtype.base_dtype in _FLOATS else "FloorDiv"
+        return build_op(op_type, [x, y], name=s).outputs[0]
+
+
+# ------------------------------------------------------------------------------------------- FloorDiv
+def _floordiv_kernel(ctx, x, y):
+    _check_int_divisor(ctx, x, y)
+    return np.floor_divide(x, y)
+
+
+register_op(
+    "FloorDiv",
+    inputs=["x: T", "y: T"],
+    outputs=broadcast_outputs(),
+    kernel=_floordiv_kernel,
+    grad=lambda op, grad: [None, None],  # piecewise constant: TF gives no gradient
+    doc="x // y, rounding toward minus infinity (Python's `//`).")
+
+
+def floordiv(x, y, name=None):
+    """``tf.floordiv`` (named "floordiv", as the operator)."""
+    return build_op("FloorDiv", [x, y], name=name, default_name="floordiv").outputs[0]
+
+
+floor_div = floordiv
+
+
+# ------------------------------------------------------------------------------------------- FloorMod
+def _floormod_kernel(ctx, x, y):
+    _check_int_divisor(ctx, x, y)
+    return np.mod(x, y)
+
+
+def _floormod_grad(op, grad):
+    x, y = op.inputs
+    return [grad, multiply(grad, negative(floordiv(x, y)))]
+
+
+register_op(
+    "FloorMod",
+    inputs=["x: T", "y: T"],
+    outputs=broadcast_outputs(),
+    kernel=_floormod_kernel,
+    grad=_floormod_grad,
+    doc="x % y with the sign of y (Python's `%`).")
+
+
+def floormod(x, y, name=None):
+    """``tf.floormod`` / ``tf.mod`` (``x % y`` names it "mod")."""
+    return build_op("FloorMod", [x, y], name=name).outputs[0]
+
+
+mod = floormod
+
+
+# ------------------------------------------------------------------------------------------------ Pow
+def _pow_kernel(ctx, x, y):
+    if _is_int(x) and np.any(y < 0):
+        raise InvalidArgumentError(None, ctx.op, "Integers to negative integer powers are not allowed")
+    return np.power(x, y)
+
+
+def _pow_grad(op, grad):
+    """d/dx = y x^(y-1); d/dy = x^y log x, taken as 0 where x <= 0 (as TF does)."""
+    x, y = op.inputs
+    z = op.outputs[0]
+    gx = multiply(grad, multiply(y, pow(x, subtract(y, 1))))
+    positive = cast(greater(x, 0), x.dtype)
+    safe_log = log(add(multiply(x, positive), subtract(1, positive)))
+    gy = multiply(grad, multiply(z, multiply(safe_log, positive)))
+    return [gx, gy]
+
+
+register_op(
+    "Pow",
+    inputs=["x: T", "y: T"],
+    outputs=broadcast_outputs(),
+    kernel=_pow_kernel,
+    grad=_pow_grad,
+    doc="x ** y, elementwise with broadcasting.")
+
+
+def pow(x, y, name=None):  # noqa: A001  (TF's public name)
+    """``tf.pow`` (``x ** y`` names it "pow")."""
+    return build_op("Pow", [x, y], name=name).outputs[0]
+
+
+# ------------------------------------------------------------------------------------ Maximum, Minimum
+def _select_grad(compare):
+    """Gradient of max/min: it flows to x where ``compare(x, y)`` holds, to y elsewhere."""
+    def grad_fn(op, grad):
+        x, y = op.inputs
+        to_x = cast(compare(x, y), grad.dtype)
+        gx = multiply(grad, to_x)
+        return [gx, subtract(grad, gx)]
+    return grad_fn
+
+
+register_op(
+    "Maximum",
+    inputs=["x: T", "y: T"],
+    outputs=broadcast_outputs(),
+    kernel=lambda ctx, x, y: np.maximum(x, y),
+    grad=_select_grad(lambda x, y: greater_equal(x, y)),
+    doc="The larger of x and y, elementwise with broadcasting.")
+
+
+def maximum(x, y, name=None):
+    """``tf.maximum``."""
+    return build_op("Maximum", [x, y], name=name).outputs[0]
+
+
+register_op(
+    "Minimum",
+    inputs=["x: T", "y: T"],
+    outputs=broadcast_outputs(),
+    kernel=lambda ctx, x, y: np.minimum(x, y),
+    grad=_select_grad(lambda x, y: less_equal(x, y)),
+    doc="The smaller of x and y, elementwise with broadcasting.")
+
+
+def minimum(x, y, name=None):
+    """``tf.minimum``."""
+    return build_op("Minimum", [x, y], name=name).outputs[0]
+
+
+# ---------------------------------------------------------------------------------- SquaredDifference
+def _squared_difference_grad(op, grad):
+    x, y = op.inputs
+    gx = multiply(grad, multiply(2, subtract(x, y)))
+    return [gx, negative(gx)]
+
+
+register_op(
+    "SquaredDifference",
+    inputs=["x: T", "y: T"],
+    outputs=broadcast_outputs(),
+    kernel=lambda ctx, x, y: np.square(np.subtract(x, y)),
+    grad=_squared_difference_grad,
+    doc="(x - y)^2, elementwise with broadcasting.")
+
+
+def squared_difference(x, y, name=None):
+    """``tf.squared_difference``."""
+    return build_op("SquaredDifference", [x, y], name=name).outputs[0]
+
+
+# ------------------------------------------------------------------------------------------------ AddN
+def _add_n_outputs(op):
+    shape = op._inputs[0]._shape
+    for t in op._inputs[1:]:
+        if not shape.is_compatible_with(t._shape):
+            raise ValueError("Shapes must be equal rank, but are %s and %s" % (shape.ndims, t._shape.ndims)
+                             if shape.ndims != t._shape.ndims else
+                             "Dimension mismatch: shapes %s and %s" % (shape, t._shape))
+        shape = shape.merge_with(t._shape)
+    return [(op._inputs[0]._dtype.base_dtype, shape)]
+
+
+def _add_n_kernel(ctx, *values):
+    total = np.array(values[0], copy=True)
+    for v in values[1:]:
+        total += v
+    return total
+
+
+register_op(
+    "AddN",
+    inputs=["inputs: N*T"],
+    outputs=_add_n_outputs,
+    kernel=_add_n_kernel,
+    grad=lambda op, grad: [grad] * op._attrs["N"],
+    doc="The sum of N tensors of one shape (no broadcasting); how gradients of several paths are summed.")
+
+
+def add_n(inputs, name=None):
+    """``tf.add_n``: one input is returned as is (or through an Identity when named), as TF does."""
+    inputs = list(inputs)
+    if not inputs:
+        raise ValueError("inputs must be a list of at least one Tensor with the same dtype and shape")
+    if len(inputs) == 1:
+        from graphlab.ops import array_ops
+        value = convert_to_tensor(inputs[0])
+        return array_ops.identity(value, name=name) if name else value
+    return build_op("AddN", [inputs], name=name).outputs[0]
+
+
+# ================================================================================== comparisons, logic
+def _comparison(op_type, ufunc, doc):
+    """Register one comparison op (bool output, no gradient) and return its public function."""
+    register_op(
+        op_type,
+        inputs=["x: T", "y: T"],
+        outputs=broadcast_outputs(dtypes.bool),
+        kernel=lambda ctx, x, y: np.asarray(ufunc(x, y)),
+        grad=NOT_DIFFERENTIABLE,
+        doc=doc)
+
+    def compare(x, y, name=None):
+        return build_op(op_type, [x, y], name=name).outputs[0]
+    compare.__doc__ = "``tf.%s``: %s" % (doc.split(":")[0], doc)
+    return compare
+
+
+equal = _comparison("Equal", np.equal, "equal: x == y elementwise, as bools.")
+not_equal = _comparison("NotEqual", np.not_equal, "not_equal: x != y elementwise, as bools.")
+less = _comparison("Less", np.less, "less: x < y elementwise, as bools.")
+less_equal = _comparison("LessEqual", np.less_equal, "less_equal: x <= y elementwise, as bools.")
+greater = _comparison("Greater", np.greater, "greater: x > y elementwise, as bools.")
+greater_equal = _comparison("GreaterEqual", np.greater_equal, "greater_equal: x >= y elementwise, as bools.")
+
+# ------------------------------------------------------------------------------ LogicalAnd, Or, Not
+register_op(
+    "LogicalAnd",
+    inputs=["x: bool", "y: bool"],
+    outputs=broadcast_outputs(dtypes.bool),
+    kernel=lambda ctx, x, y: np.asarray(np.logical_and(x, y)),
+    grad=NOT_DIFFERENTIABLE,
+    doc="x AND y on bools, with broadcasting (Python's `&` on bool tensors).")
+
+
+def logical_and(x, y, name=None):
+    """``tf.logical_and``."""
+    return build_op("LogicalAnd", [x, y], name=name).outputs[0]
+
+
+register_op(
+    "LogicalOr",
+    inputs=["x: bool", "y: bool"],
+    outputs=broadcast_outputs(dtypes.bool),
+    kernel=lambda ctx, x, y: np.asarray(np.logical_or(x, y)),
+    grad=NOT_DIFFERENTIABLE,
+    doc="x OR y on bools, with broadcasting (Python's `|` on bool tensors).")
+
+
+def logical_or(x, y, name=None):
+    """``tf.logical_or``."""
+    return build_op("LogicalOr", [x, y], name=name).outputs[0]
+
+
+register_op(
+    "LogicalNot",
+    inputs=["x: bool"],
+    outputs=same_as_input(0),
+    kernel=lambda ctx, x: np.asarray(np.logical_not(x)),
+    grad=NOT_DIFFERENTIABLE,
+    doc="NOT x on bools (Python's `~` on a bool tensor).")
+
+
+def logical_not(x, name=None):
+    """``tf.logical_not``."""
+    return build_op("LogicalNot", [x], name=name).outputs[0]
+
+
+def logical_xor(x, y, name="LogicalXor"):
+    """``tf.logical_xor``: TF has no XOR op; it builds (x OR y) AND NOT (x AND y), the last op named
+    ``name``."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+# ===================================================================================== elementwise unary
+def _unary(op_type, kernel, grad, doc, floats_only=False, default_name=None):
+    """Register one elementwise unary op and return its public function (named ``default_name`` or the
+    op type by default)."""
+    register_op(
+        op_type,
+        inputs=["x: T"],
+        outputs=_float_only(op_type) if floats_only else same_as_input(0),
+        kernel=_typed(kernel),
+        grad=grad,
+        doc=doc)
+
+    def fn(x, name=None):
+        return build_op(op_type, [x], name=name, default_name=default_name).outputs[0]
+    fn.__doc__ = "``tf.%s``" % doc
+    return fn
+
+
+def _y(op):
+    return op.outputs[0]
+
+
+negative = _unary("Neg", np.negative, lambda op, g: [negative(g)], "negative: -x (Python's unary minus).")
+neg = negative
+abs = _unary("Abs", np.abs, lambda op, g: [multiply(g, sign(op.inputs[0]))],  # noqa: A001
+             "abs: |x| (Python's abs()).")
+square = _unary("Square", np.square, lambda op, g: [multiply(g, multiply(2, op.inputs[0]))], "square: x * x.")
+sqrt = _unary("Sqrt", np.sqrt, lambda op, g: [multiply(g, realdiv(0.5, _y(op)))],
+              "sqrt: the square root of x.", floats_only=True)
+rsqrt = _unary("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)),
+               lambda op, g: [multiply(g, multiply(-0.5, pow(_y(op), 3)))],
+               "rsqrt: 1 / sqrt(x).", floats_only=True)
+exp = _unary("Exp", np.exp, lambda op, g: [multiply(g, _y(op))], "exp: e ** x.", floats_only=True)
+log = _unary("Log", np.log, lambda op, g: [multiply(g, reciprocal(op.inputs[0]))],
+             "log: the natural logarithm of x.", floats_only=True)
+log1p = _unary("Log1p", np.log1p, lambda op, g: [multiply(g, reciprocal(add(1, op.inputs[0])))],
+               "log1p: log(1 + x), accurate for small x.", floats_only=True)
+sin = _unary("Sin", np.sin, lambda op, g: [multiply(g, cos(op.inputs[0]))], "sin: the sine of x.",
+             floats_only=True)
+cos = _unary("Cos", np.cos, lambda op, g: [negative(multiply(g, sin(op.inputs[0])))],
+             "cos: the cosine of x.", floats_only=True)
+tanh = _unary("Tanh", np.tanh, lambda op, g: [multiply(g, subtract(1, square(_y(op))))],
+              "tanh: the hyperbolic tangent of x.", floats_only=True)
+
+
+def _sigmoid(x):
+    """1 / (1 + e^-x) without overflow warnings for large |x|."""
+    return np.exp(-np.logaddexp(np.zeros((), x.dtype), -x))
+
+
+sigmoid = _unary("Sigmoid", _sigmoid,
+                 lambda op, g: [multiply(g, multiply(_y(op), subtract(1, _y(op))))],
+                 "sigmoid: 1 / (1 + exp(-x)) (also tf.nn.sigmoid).", floats_only=True)
+sign = _unary("Sign", np.sign, lambda op, g: [multiply(g, 0)],
+              "sign: -1, 0 or 1 by the sign of x (its gradient is zero).")
+reciprocal = _unary("Reciprocal", np.reciprocal,
+                    lambda op, g: [negative(multiply(g, square(_y(op))))], "reciprocal: 1 / x.")
+inv = reciprocal
+floor = _unary("Floor", np.floor, lambda op, g: [None], "floor: x rounded down (no gradient, as TF).",
+               floats_only=True)
+ceil = _unary("Ceil", np.ceil, lambda op, g: [None], "ceil: x rounded up (no gradient, as TF).",
+              floats_only=True)
+round = _unary("Round", np.round, lambda op, g: [None],  # noqa: A001
+               "round: x rounded half to even, as numpy and TF do (no gradient).")
+
+
+# ------------------------------------------------------------------------------------------------ Cast
+def _cast_grad(op, grad):
+    """Gradients flow back through casts between float (or complex) types only, cast to the source type."""
+    src, dst = op._attrs["SrcT"], op._attrs["DstT"]
+    if src in _FLOATS and dst in _FLOATS:
+        return [cast(grad, src)]
+    return [None]
+
+
+def _cast_kernel(ctx, x):
+    dst = ctx.attrs["DstT"]
+    if dst == dtypes.string or ctx.attrs["SrcT"] == dtypes.string:
+        raise ctx.error(InvalidArgumentError, "Cast string to %s is not supported" % dst.name)
+    return np.asarray(x).astype(dst.as_numpy_dtype)
+
+
+register_op(
+    "Cast",
+    inputs=["x: SrcT"],
+    outputs=lambda op: [(op._attrs["DstT"], op._inputs[0]._shape)],
+    kernel=_cast_kernel,
+    grad=_cast_grad,
+    doc="x converted to DstT (floats to ints truncate toward zero).")
+
+
+def cast(x, dtype, name=None):
+    """``tf.cast``: a Cast op named "Cast"; when x already has ``dtype`` it is returned unchanged."""
+    dtype = dtypes.as_dtype(dtype).base_dtype
+    if isinstance(x, Tensor) and x.dtype.base_dtype == dtype:
+        return x
+    graph, scope = _scope(name, "Cast", [x])
+    with scope as s:
+        x = convert_to_tensor(x, name="x")
+        if x.dtype.base_dtype == dtype:
+            return x
+        return build_op("Cast", [x], attrs={"DstT": dtype, "Truncate": False}, name=s).outputs[0]
+
+
+def to_float(x, name="ToFloat"):
+    return cast(x, dtypes.float32, name=name)
+
+
+def to_double(x, name="ToDouble"):
+    return cast(x, dtypes.float64, name=name)
+
+
+def to_int32(x, name="ToInt32"):
+    return cast(x, dtypes.int32, name=name)
+
+
+def to_int64(x, name="ToInt64"):
+    return cast(x, dtypes.int64, name=name)
+
+
+# ============================================================================================== matmul
+def _matmul_outputs(op):
+    a, b = op._inputs
+    ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
+    for t in (a, b):
+        if t._shape.ndims is not None and t._shape.ndims != 2:
+            raise ValueError("Shape must be rank 2 but is rank %d" % t._shape.ndims)
+    da = a._shape.as_list() if a._shape.ndims is not None else [None, None]
+    db = b._shape.as_list() if b._shape.ndims is not None else [None, None]
+    if ta:
+        da = da[::-1]
+    if tb:
+        db = db[::-1]
+    if da[1] is not None and db[0] is not None and da[1] != db[0]:
+        raise ValueError("Dimensions must be equal, but are %d and %d" % (da[1], db[0]))
+    return [(a._dtype.base_dtype, tensor_shape.TensorShape([da[0], db[1]]))]
+
+
+def _matmul_kernel(ctx, a, b):
+    if ctx.attrs["transpose_a"]:
+        a = a.T
+    if ctx.attrs["transpose_b"]:
+        b = b.T
+    return np.matmul(a, b)
+
+
+def _matmul_grad(op, grad):
+    """TF's rule: each input's gradient is grad times the other input, transposed to match."""
+    a, b = op.inputs
+    ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
+    if not ta and not tb:
+        return [matmul(grad, b, transpose_b=True), matmul(a, grad, transpose_a=True)]
+    if not ta and tb:
+        return [matmul(grad, b), matmul(grad, a, transpose_a=True)]
+    if ta and not tb:
+        return [matmul(b, grad, transpose_b=True), matmul(a, grad)]
+    return [matmul(b, grad, transpose_a=True, transpose_b=True),
+            matmul(grad, a, transpose_a=True, transpose_b=True)]
+
+
+register_op(
+    "MatMul",
+    inputs=["a: T", "b: T"],
+    outputs=_matmul_outputs,
+    kernel=_matmul_kernel,
+    grad=_matmul_grad,
+    doc="The matrix product of two rank-2 tensors (optionally transposed first).")
+
+
+# --------------------------------------------------------------------------------------- BatchMatMulV2
+def _batch_matmul_outputs(op):
+    a, b = op._inputs
+    if a._shape.ndims is None or b._shape.ndims is None:
+        return [(a._dtype.base_dtype, tensor_shape.UNKNOWN)]
+    da, db = a._shape.as_list(), b._shape.as_list()
+    for d in (da, db):
+        if len(d) < 2:
+            raise ValueError("Shape must be at least rank 2 but is rank %d" % len(d))
+    if op._attrs["adj_x"]:
+        da[-2:] = da[-1:-3:-1]
+    if op._attrs["adj_y"]:
+        db[-2:] = db[-1:-3:-1]
+    if da[-1] is not None and db[-2] is not None and da[-1] != db[-2]:
+        raise ValueError("Dimensions must be equal, but are %d and %d" % (da[-1], db[-2]))
+    from graphlab.ops.registry import broadcast_shape
+    batch = broadcast_shape(tensor_shape.TensorShape(da[:-2]), tensor_shape.TensorShape(db[:-2]))
+    return [(a._dtype.base_dtype, tensor_shape.TensorShape(batch.as_list() + [da[-2], db[-1]]))]
+
+
+def _batch_matmul_kernel(ctx, a, b):
+    if ctx.attrs["adj_x"]:
+        a = np.conj(np.swapaxes(a, -1, -2))
+    if ctx.attrs["adj_y"]:
+        b = np.conj(np.swapaxes(b, -1, -2))
+    return np.matmul(a, b)
+
+
+def _batch_matmul_grad(op, grad):
+    """As MatMul's rule; broadcast batch dimensions are summed away centrally by graphlab.gradients."""
+    a, b = op.inputs
+    ax, ay = op._attrs["adj_x"], op._attrs["adj_y"]
+    if not ax and not ay:
+        return [matmul(grad, b, adjoint_b=True), matmul(a, grad, adjoint_a=True)]
+    if not ax and ay:
+        return [matmul(grad, b), matmul(grad, a, adjoint_a=True)]
+    if ax and not ay:
+        return [matmul(b, grad, adjoint_b=True), matmul(a, grad)]
+    return [matmul(b, grad, adjoint_a=True, adjoint_b=True), matmul(grad, a, adjoint_a=True, adjoint_b=True)]
+
+
+register_op(
+    "BatchMatMulV2",
+    inputs=["x: T", "y: T"],
+    outputs=_batch_matmul_outputs,
+    kernel=_batch_matmul_kernel,
+    grad=_batch_matmul_grad,
+    doc="Matrix products over the last two axes, with broadcasting over the leading (batch) axes.")
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, name=None, output_type=None):
+    """``tf.matmul``: MatMul for rank-2 inputs, BatchMatMulV2 above that; both named "MatMul"."""
+    if (transpose_a and adjoint_a) or (transpose_b and adjoint_b):
+        raise ValueError("Only one of transpose_a and adjoint_a can be True." if transpose_a and adjoint_a
+                         else "Only one of transpose_b and adjoint_b can be True.")
+    graph, scope = _scope(name, "MatMul", [a, b])
+    with scope as s:
+        a = convert_to_tensor(a, name="a")
+        b = convert_to_tensor(b, preferred_dtype=a.dtype.base_dtype, name="b")
+        ra, rb = a.shape.ndims, b.shape.ndims
+        if (ra is None or ra > 2) or (rb is None or rb > 2):
+            return build_op("BatchMatMulV2", [a, b], attrs={"adj_x": adjoint_a or transpose_a,
+                                                            "adj_y": adjoint_b or transpose_b},
+                            name=s).outputs[0]
+        if a.dtype.is_complex:
+            if adjoint_a:
+                a = conj(a)
+            if adjoint_b:
+                b = conj(b)
+        return build_op("MatMul", [a, b], attrs={"transpose_a": bool(transpose_a or adjoint_a),
+                                                 "transpose_b": bool(transpose_b or adjoint_b)},
+                        name=s).outputs[0]
+
+
+def conj(x, name=None):
+    """``tf.conj``: real tensors are returned unchanged (complex conjugation is not implemented)."""
+    x = convert_to_tensor(x)
+    if x.dtype.is_complex:
+        raise NotImplementedError("graphlab does not implement tf.conj on complex tensors yet.")
+    return x
+
+
+# ========================================================================================== reductions
+def _reduced_axes(op):
+    """The reduction axes as a sorted list of non-negative ints, or None when unknown at build time."""
+    value = const_value(op._inputs[1])
+    rank = op._inputs[0]._shape.ndims
+    if value is None or rank is None:
+        return None
+    axes = []
+    for a in np.asarray(value).reshape(-1).tolist():
+        if not -rank <= a < max(rank, 1) or (rank == 0 and a not in (0, -1)):
+            raise ValueError("Invalid reduction dimension %d for input with %d dimensions" % (a, rank))
+        axes.append(a % rank if rank else 0)
+    return sorted(set(axes))
+
+
+def _reduction_outputs(dtype=None):
+    def outputs(op):
+        x = op._inputs[0]
+        out_dtype = dtype or x._dtype.base_dtype
+        keep = op._attrs["keep_dims"]
+        axes = _reduced_axes(op)
+        if axes is None:
+            if keep and x._shape.ndims is not None:
+                return [(out_dtype, tensor_shape.TensorShape([None] * x._shape.ndims))]
+            return [(out_dtype, tensor_shape.UNKNOWN)]
+        dims = x._shape.as_list()
+        if keep:
+            dims = [1 if i in axes else d for i, d in enumerate(dims)]
+        else:
+            dims = [d for i, d in enumerate(dims) if i not in axes]
+        return [(out_dtype, tensor_shape.TensorShape(dims))]
+    return outputs
+
+
+def _np_axes(axis):
+    return tuple(np.asarray(axis).reshape(-1).tolist())
+
+
+def _kept_shape(op):
+    """The shape of the reduction's output with reduced axes kept as 1: a list of ints when known
+    statically, else a 1-D int32 tensor built from Shape (for gradient rules)."""
+    x = op.inputs[0]
+    axes = _reduced_axes(op)
+    if axes is None:
+        raise NotImplementedError("graphlab cannot differentiate %s ('%s') yet: its axes or its input's rank "
+                                  "are unknown when the graph is built." % (op.type, op.name))
+    dims = x.shape.as_list()
+    if all(d is not None for i, d in enumerate(dims) if i not in axes):
+        return [1 if i in axes else d for i, d in enumerate(dims)]
+    from graphlab.ops import array_ops
+    keep = np.array([0 if i in axes else 1 for i in range(len(dims))], dtype=np.int32)
+    return add(multiply(array_ops.shape(x), keep), 1 - keep)
+
+
+def _broadcast_back(op, grad):
+    """``grad`` of a reduction reshaped to keep the reduced axes, then broadcast to the input's shape."""
+    from graphlab.ops import array_ops
+    x = op.inputs[0]
+    g = grad if op._attrs["keep_dims"] else array_ops.reshape(grad, _kept_shape(op))
+    if x.shape.is_fully_defined() and g.shape == x.shape:
+        return g
+    return add(g, array_ops.zeros_like(x))
+
+
+def _reduction_count(op):
+    """How many input elements each output element summarises (a Python int when static)."""
+    x, y = op.inputs[0], op.outputs[0]
+    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
+        return max(int(np.prod(x.shape.as_list())), 1) // max(int(np.prod(y.shape.as_list())), 1)
+    from graphlab.ops import array_ops
+    return cast(realdiv(reduce_prod(array_ops.shape(x)), maximum(reduce_prod(array_ops.shape(y)), 1)),
+                x.dtype)
+
+
+def _sum_grad(op, grad):
+    return [_broadcast_back(op, grad), None]
+
+
+def _mean_grad(op, grad):
+    return [realdiv(_broadcast_back(op, grad), _reduction_count(op)), None]
+
+
+def _extremum_grad(op, grad):
+    """The gradient goes to the input elements equal to the max (min), split evenly between ties."""
+    from graphlab.ops import array_ops
+    x, y = op.inputs[0], op.outputs[0]
+    kept = _kept_shape(op)
+    y_kept = y if op._attrs["keep_dims"] else array_ops.reshape(y, kept)
+    g_kept = grad if op._attrs["keep_dims"] else array_ops.reshape(grad, kept)
+    hits = cast(equal(x, y_kept), x.dtype)
+    ties = reduce_sum(hits, op.inputs[1], keepdims=True)
+    return [multiply(realdiv(hits, ties), g_kept), None]
+
+
+def _prod_grad(op, grad):
+    """grad * prod / x: exact away from zeros in the input (TF's exclusive-cumprod form is not used)."""
+    from graphlab.ops import array_ops
+    y_kept = op.outputs[0] if op._attrs["keep_dims"] else array_ops.reshape(op.outputs[0], _kept_shape(op))
+    g = _broadcast_back(op, grad)
+    return [multiply(g, realdiv(y_kept, op.inputs[0])), None]
+
+
+def _int_mean(x, axis, keepdims):
+    """Integer mean truncating toward zero, as TF's kernel divides in the input type."""
+    total = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    count = max(x.size // max(np.size(total), 1), 1) if x.size else 1
+    return (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)
+
+
+_REDUCTIONS = {}
+
+
+def _reduction(op_type, np_fn, grad, doc, default_name=None, dtype=None):
+    """Register one reduction op (input, reduction_indices; attr keep_dims) and return its function."""
+    def kernel(ctx, x, axis):
+        out = np_fn(np.asarray(x), _np_axes(axis), ctx.attrs["keep_dims"])
+        return np.asarray(out).astype(x.dtype if dtype is None else dtype.as_numpy_dtype, copy=False)
+
+    register_op(
+        op_type,
+        inputs=["input: T", "reduction_indices: Tidx=int32"],
+        outputs=_reduction_outputs(dtype),
+        kernel=kernel,
+        grad=grad,
+        doc=doc)
+
+    def reduce(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+        keep = bool(keepdims if keepdims is not None else keep_dims)
+        if axis is None:
+            axis = reduction_indices
+        x = convert_to_tensor(input_tensor)
+        if axis is None:
+            if x.shape.ndims is None:
+                from graphlab.ops import array_ops
+                axis = array_ops.range(0, array_ops.rank(x))
+            else:
+                axis = constant(np.arange(x.shape.ndims, dtype=np.int32), name="Const")
+        return build_op(op_type, [x, axis], attrs={"keep_dims": keep}, name=name).outputs[0]
+    reduce.__doc__ = "``tf.%s``: axis None (all), an int or a list; keepdims (alias keep_dims)." % (
+        doc.split(":")[0])
+    return reduce
+
+
+def _mean(x, axes, keep):
+    if x.dtype.kind in "iu":
+        return _int_mean(x, axes, keep)
+    return np.mean(x, axis=axes, keepdims=keep, dtype=x.dtype)
+
+
+reduce_sum = _reduction("Sum", lambda x, a, k: np.sum(x, axis=a, keepdims=k, dtype=x.dtype), _sum_grad,
+                        "reduce_sum: the sum over the axes.")
+reduce_mean = _reduction("Mean", _mean, _mean_grad, "reduce_mean: the mean over the axes (integers truncate).")
+reduce_max = _reduction("Max", lambda x, a, k: np.max(x, axis=a, keepdims=k), _extremum_grad,
+                        "reduce_max: the largest element over the axes.")
+reduce_min = _reduction("Min", lambda x, a, k: np.min(x, axis=a, keepdims=k), _extremum_grad,
+                        "reduce_min: the smallest element over the axes.")
+reduce_prod = _reduction("Prod", lambda x, a, k: np.prod(x, axis=a, keepdims=k, dtype=x.dtype), _prod_grad,
+                         "reduce_prod: the product over the axes.")
+reduce_any = _reduction("Any", lambda x, a, k: np.any(x, axis=a, keepdims=k), NOT_DIFFERENTIABLE,
+                        "reduce_any: logical OR over the axes.")
+reduce_all = _reduction("All", lambda x, a, k: np.all(x, axis=a, keepdims=k), NOT_DIFFERENTIABLE,
+                        "reduce_all: logical AND over the axes.")
+
+
+def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int64, name=None,
+                  reduction_indices=None, keep_dims=None, input=None):  # noqa: A002
+    """``tf.count_nonzero``: NotEqual to zero, Cast, Sum, in a "count_nonzero" scope as TF builds it."""
+    input_tensor = input if input_tensor is None else input_tensor
+    graph, scope = _scope(name, "count_nonzero", [input_tensor])
+    with scope:
+        x = convert_to_tensor(input_tensor, name="input")
+        zero = constant(np.zeros((), x.dtype.as_numpy_dtype), name="zeros")
+        flags = cast(not_equal(x, zero), dtype)
+        return reduce_sum(flags, axis=axis, keepdims=keepdims, reduction_indices=reduction_indices,
+                          keep_dims=keep_dims)
+
+
+# ------------------------------------------------------------------------------------- ArgMax, ArgMin
+def _arg_outputs(op):
+    x = op._inputs[0]
+    out = op._attrs["output_type"]
+    value = const_value(op._inputs[1])
+    rank = x._shape.ndims
+    if rank is None or value is None:
+        return [(out, tensor_shape.UNKNOWN if rank is None else tensor_shape.TensorShape([None] * (rank - 1)))]
+    a = int(np.asarray(value).reshape(-1)[0])
+    if not -rank <= a < rank:
+        raise ValueError("Dimension (%d) must be in the range [%d, %d), where %d is the number of dimensions "
+                         "in the input" % (a, -rank, rank, rank))
+    dims = x._shape.as_list()
+    del dims[a % rank]
+    return [(out, tensor_shape.TensorShape(dims))]
+
+
+def _arg_op(op_type, np_fn, doc):
+    register_op(
+        op_type,
+        inputs=["input: T", "dimension: Tidx=int32"],
+        outputs=_arg_outputs,
+        kernel=lambda ctx, x, a: np.asarray(np_fn(x, axis=int(np.asarray(a).reshape(-1)[0]))).astype(
+            ctx.attrs["output_type"].as_numpy_dtype),
+        grad=NOT_DIFFERENTIABLE,
+        doc=doc)
+
+    def arg(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002
+        if axis is not None and dimension is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dimension'")
+        axis = dimension if axis is None else axis
+        axis = 0 if axis is None else axis
+        return build_op(op_type, [input, axis], attrs={"output_type": dtypes.as_dtype(output_type)},
+                        name=name).outputs[0]
+    arg.__doc__ = "``tf.%s``: output_type int64 by default; axis (alias dimension) 0 by default." % (
+        doc.split(":")[0])
+    return arg
+
+
+argmax = _arg_op("ArgMax", np.argmax, "argmax: the index of the largest element along an axis.")
+argmin = _arg_op("ArgMin", np.argmin, "argmin: the index of the smallest element along an axis.")
+
+
 # ------------------------------------------------------------------------- Python operator overloading
 
 def binary_overload(op_fn, op_name, reverse=False):
-    """``x <op> y`` on a Tensor: open scope ``op_name`` (e.g. "add"), convert the other operand to x's
-    dtype inside it under the name "y" (or "x" when reversed), and build the op named by that scope."""
+    """``x <op> y`` on a Tensor: open scope ``op_name`` (e.g. "add"), convert the other operand inside it
+    under the name "y" (or "x" when reversed), preferring x's dtype, and build the op named by that scope.
+    A value that does not fit x's dtype (``int_tensor + 1.5``) reaches the op, which reports TF's
+    "Input 'y' of 'AddV2' Op has type float32 that does not match type int32 of argument 'x'."."""
     def method(x, y):
         graph = x.graph
         with graph.name_scope(op_name) as scope:
-            other = convert_to_tensor(y, dtype=x.dtype.base_dtype, name="x" if reverse else "y")
+            other = convert_to_tensor(y, preferred_dtype=x.dtype.base_dtype, name="x" if reverse else "y")
             if reverse:
                 return op_fn(other, x, name=scope)
             return op_fn(x, other, name=scope)
@@ -63,14 +917,43 @@ def _install_overloads():
     table = {
         "__add__": binary_overload(add, "add"),
         "__radd__": binary_overload(add, "add", reverse=True),
+        "__sub__": binary_overload(subtract, "sub"),
+        "__rsub__": binary_overload(subtract, "sub", reverse=True),
         "__mul__": binary_overload(multiply, "mul"),
         "__rmul__": binary_overload(multiply, "mul", reverse=True),
+        "__truediv__": binary_overload(truediv, "truediv"),
+        "__rtruediv__": binary_overload(truediv, "truediv", reverse=True),
+        "__floordiv__": binary_overload(floordiv, "floordiv"),
+        "__rfloordiv__": binary_overload(floordiv, "floordiv", reverse=True),
+        "__mod__": binary_overload(floormod, "mod"),
+        "__rmod__": binary_overload(floormod, "mod", reverse=True),
+        "__pow__": binary_overload(pow, "pow"),
+        "__rpow__": binary_overload(pow, "pow", reverse=True),
+        "__matmul__": binary_overload(matmul, "matmul"),
+        "__rmatmul__": binary_overload(matmul, "matmul", reverse=True),
+        "__and__": binary_overload(logical_and, "and"),
+        "__rand__": binary_overload(logical_and, "and", reverse=True),
+        "__or__": binary_overload(logical_or, "or"),
+        "__ror__": binary_overload(logical_or, "or", reverse=True),
+        "__xor__": binary_overload(logical_xor, "xor"),
+        "__rxor__": binary_overload(logical_xor, "xor", reverse=True),
+        # comparisons use the op's own default name ("Less", const "Less/y"), as TF does
+        "__lt__": lambda x, y: less(x, y),
+        "__le__": lambda x, y: less_equal(x, y),
+        "__gt__": lambda x, y: greater(x, y),
+        "__ge__": lambda x, y: greater_equal(x, y),
+        "__neg__": lambda x: negative(x),
+        "__abs__": lambda x: abs(x),
+        "__invert__": lambda x: logical_not(x),
     }
+    existing = tensor_mod._OVERLOADS or {}
+    table.update({k: v for k, v in existing.items() if k not in table})  # e.g. __getitem__ from array_ops
     tensor_mod._OVERLOADS = _OverloadTable(table)
 
 
 class _OverloadTable(dict):
-    """Operators not implemented yet raise a clear error instead of a KeyError."""
+    """Operator name -> function; other op families add entries (array_ops adds ``__getitem__``).
+    Operators not implemented yet raise a clear error instead of a KeyError."""
 
     def __missing__(self, key):
         def unsupported(x, *args):
