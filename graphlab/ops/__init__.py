@@ -1,2 +1,3 @@
 """Op families. Importing this package registers every op type (see registry.py)."""
 from graphlab.ops import array_ops, control_flow_ops, math_ops, state_ops  # noqa: F401  (registration)
+array_ops.install_getitem()  # Tensor.__getitem__ -> StridedSlice, once math_ops made the operator table

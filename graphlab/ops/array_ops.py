@@ -130,7 +130,7 @@ def _unpack_outputs(op):
 
 def _unpack_kernel(ctx, value):
     axis = ctx.attrs["axis"]
-    return tuple(np.take(value, i, axis=axis) for i in range(value.shape[axis]))
+    return tuple(np.take(value, i, axis=axis) for i in builtins.range(value.shape[axis]))
 
 
 register_op(
@@ -632,3 +632,736 @@ def slice(input_, begin, size, name=None):  # noqa: A001  (TF's name)
     return build_op("Slice", [input_, begin, size], name=name).outputs[0]
 
 
+
+
+# ---------------------------------------------------------------------------------------- StridedSlice
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+
+
+def _index_items(attrs, begin, end, strides):
+    """The numpy index TF's masks describe; begin/end/strides entries may be None (unknown at build)."""
+    items = []
+    for i in builtins.range(len(strides)):
+        bit = 1 << i
+        if attrs["ellipsis_mask"] & bit:
+            items.append(Ellipsis)
+        elif attrs["new_axis_mask"] & bit:
+            items.append(None)
+        elif attrs["shrink_axis_mask"] & bit:
+            items.append(("int", begin[i]))
+        else:
+            items.append(builtins.slice(None if attrs["begin_mask"] & bit else begin[i],
+                                        None if attrs["end_mask"] & bit else end[i], strides[i]))
+    return items
+
+
+_UNK = type("Unknown", (), {"__slots__": ()})()  # a begin/end/stride value not known at build time
+
+
+def _strided_slice_outputs(op):
+    x = op._inputs[0]
+    parts = [_partial_shape(t) for t in op._inputs[1:4]]
+    dims = _dims(x)
+    if any(p is None for p in parts) or dims is None:
+        return [(_dtype_of(op), tensor_shape.UNKNOWN)]
+    parts = [[_UNK if v is None else v for v in p] for p in parts]
+    items = _index_items(op._attrs, *parts)
+    used = sum(1 for it in items if it is not None and it is not Ellipsis)
+    if Ellipsis not in items:
+        items.append(Ellipsis)
+    out, d = [], 0
+    for it in items:
+        if it is Ellipsis:
+            n = len(dims) - used
+            out.extend(dims[d:d + n])
+            d += n
+        elif it is None:
+            out.append(1)
+        elif isinstance(it, tuple):
+            b, size = it[1], dims[d]
+            if b is not _UNK and size is not None and not -size <= b < size:
+                raise ValueError("slice index %d of dimension %d out of bounds." % (b, d))
+            d += 1
+        else:
+            size = dims[d]
+            if it.step == 0:
+                raise ValueError("strides[%d] must be non-zero" % d)
+            if size is None or any(v is _UNK for v in (it.start, it.stop, it.step)):
+                out.append(None)
+            else:
+                out.append(len(builtins.range(*it.indices(size))))
+            d += 1
+    if d > len(dims):
+        raise ValueError("Index out of range using input dim %d; input has only %d dims" % (d - 1, len(dims)))
+    return [(_dtype_of(op), tensor_shape.TensorShape(out))]
+
+
+def _numpy_index(attrs, begin, end, strides):
+    return tuple(int(it[1]) if isinstance(it, tuple) else it
+                 for it in _index_items(attrs, [int(v) for v in begin], [int(v) for v in end],
+                                        [int(v) for v in strides]))
+
+
+def _strided_slice_kernel(ctx, x, begin, end, strides):
+    index = _numpy_index(ctx.attrs, begin, end, strides)
+    try:
+        return np.array(x[index], copy=True)
+    except IndexError:
+        raise InvalidArgumentError(None, ctx.op, "slice index out of bounds: index %s on a tensor of shape %s" % (
+            _show_index(index), list(x.shape))) from None
+
+
+def _show_index(index):
+    return "[%s]" % ", ".join("..." if i is Ellipsis else "newaxis" if i is None else
+                              "%s:%s:%s" % (i.start if i.start is not None else "",
+                                            i.stop if i.stop is not None else "", i.step)
+                              if isinstance(i, builtins.slice) else str(i) for i in index)
+
+
+def _strided_slice_grad(op, grad):
+    x, begin, end, strides = op.inputs
+    attrs = {k: op._attrs[k] for k in _MASKS}
+    dx = build_op("StridedSliceGrad", [shape(x, out_type=begin.dtype), begin, end, strides, grad], attrs=attrs,
+                  name="StridedSliceGrad").outputs[0]
+    return [dx, None, None, None]
+
+
+register_op(
+    "StridedSlice",
+    inputs=["input: T", "begin: Index=int32", "end: Index", "strides: Index"],
+    outputs=_strided_slice_outputs,
+    kernel=_strided_slice_kernel,
+    grad=_strided_slice_grad,
+    doc="Python/numpy basic slicing (x[1:, ::2, tf.newaxis, ..., 0]) encoded as begin/end/strides and masks.")
+
+
+def _strided_slice_grad_outputs(op):
+    target = _partial_shape(op._inputs[0])
+    return [(op._inputs[4]._dtype.base_dtype, _shape_of(target))]
+
+
+def _strided_slice_grad_kernel(ctx, shape_value, begin, end, strides, dy):
+    out = np.zeros([int(d) for d in shape_value], dtype=dy.dtype)
+    index = _numpy_index(ctx.attrs, begin, end, strides)
+    view = out[index]
+    out[index] = np.reshape(dy, np.shape(view))
+    return out
+
+
+register_op(
+    "StridedSliceGrad",
+    inputs=["shape: Index=int32", "begin: Index", "end: Index", "strides: Index", "dy: T"],
+    outputs=_strided_slice_grad_outputs,
+    kernel=_strided_slice_grad_kernel,
+    grad=lambda op, grad: [None, None, None, None, strided_slice(
+        grad, op.inputs[1], op.inputs[2], op.inputs[3], **{k: op._attrs[k] for k in _MASKS})],
+    doc="Gradient of StridedSlice: dy scattered into zeros of the input's shape.")
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    """``tf.strided_slice``; ``x[...]`` on a Tensor builds the same op."""
+    if strides is None:
+        strides = np.ones(np.shape(begin) if not hasattr(begin, "shape") else begin.shape.as_list(), np.int32)
+    attrs = dict(begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                 new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask)
+    return build_op("StridedSlice", [input_, begin, end, strides], attrs=attrs, name=name,
+                    default_name="StridedSlice").outputs[0]
+
+
+def _slice_helper(tensor, key):
+    """``tensor[key]``: TF's translation of Python indexing into one StridedSlice named "strided_slice"."""
+    from graphlab.framework.tensor import Tensor
+    if not isinstance(key, (tuple, list)) or isinstance(key, list) and not key:
+        key = (key,)
+    begin, end, strides = [], [], []
+    masks = dict.fromkeys(_MASKS, 0)
+    any_tensor = False
+    for i, item in enumerate(key):
+        bit = 1 << i
+        if isinstance(item, builtins.slice):
+            for part in (item.start, item.stop, item.step):
+                if part is not None and not isinstance(part, (int, np.integer, Tensor)):
+                    raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
+                                    "scalar tf.int32/tf.int64 tensors are valid indices, got %r" % (part,))
+            if item.start is None:
+                masks["begin_mask"] |= bit
+            if item.stop is None:
+                masks["end_mask"] |= bit
+            begin.append(0 if item.start is None else item.start)
+            end.append(0 if item.stop is None else item.stop)
+            strides.append(1 if item.step is None else item.step)
+            any_tensor |= any(isinstance(p, Tensor) for p in (item.start, item.stop, item.step))
+        elif item is Ellipsis:
+            masks["ellipsis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif item is None:
+            masks["new_axis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            masks["shrink_axis_mask"] |= bit
+            begin.append(int(item)), end.append(int(item) + 1), strides.append(1)
+        elif isinstance(item, Tensor) and item.dtype.base_dtype.is_integer:
+            masks["shrink_axis_mask"] |= bit
+            any_tensor = True
+            begin.append(item), end.append(None), strides.append(1)
+        else:
+            raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                            "tf.int32/tf.int64 tensors are valid indices, got %r" % (item,))
+    with _scope(None, "strided_slice", [tensor]) as scope:
+        if any_tensor:
+            end = [_math().add(b, 1) if e is None else e for b, e in zip(begin, end)]
+        packed = [stack(v, name="stack") if any_tensor else constant(np.array(v, dtype=np.int32).reshape([-1]), name="stack")
+                  for v in (begin, end, strides)]
+        return build_op("StridedSlice", [tensor] + packed, attrs=masks, name=scope).outputs[0]
+
+
+def install_getitem():
+    """Register ``Tensor.__getitem__`` in the operator table math_ops installs (called after it exists)."""
+    from graphlab.framework import tensor as tensor_mod
+    if tensor_mod._OVERLOADS is not None:
+        tensor_mod._OVERLOADS["__getitem__"] = _slice_helper
+
+
+# ---------------------------------------------------------------------------------------------- Gather
+def _gather_outputs(op):
+    params, indices, axis_t = op._inputs
+    pd, idx, axis = _dims(params), _dims(indices), _known(axis_t)
+    if pd is None or idx is None or axis is None:
+        return [(_dtype_of(op), tensor_shape.UNKNOWN)]
+    axis = _axis_attr(int(axis), len(pd))
+    return [(_dtype_of(op), tensor_shape.TensorShape(pd[:axis] + idx + pd[axis + 1:]))]
+
+
+def _gather_kernel(ctx, params, indices, axis):
+    axis = int(axis) % params.ndim
+    size = params.shape[axis]
+    if indices.size and (indices.min() < 0 or indices.max() >= size):
+        bad = indices[(indices < 0) | (indices >= size)].reshape(-1)[0]
+        raise InvalidArgumentError(None, ctx.op, "indices = %d is not in [0, %d)" % (bad, size))
+    return np.take(params, indices, axis=axis)
+
+
+def _gather_grad(op, grad):
+    """Scatter-add the rows of grad back: move the gathered axis first, segment-sum, move it back."""
+    params, indices, axis = op.inputs
+    a = _known(axis)
+    a = int(a) % params.shape.ndims if a is not None and params.shape.ndims is not None else 0
+    n_idx = indices.shape.ndims if indices.shape.ndims is not None else 1
+    g_rank = grad.shape.ndims
+    if a:
+        perm = [a + i for i in builtins.range(n_idx)] + list(builtins.range(a)) + \
+            list(builtins.range(a + n_idx, g_rank))
+        grad = transpose(grad, perm)
+    flat_idx = reshape(indices, [-1])
+    rest = shape(grad)[n_idx:]
+    flat_grad = reshape(grad, concat([[-1], rest], 0))
+    size = shape(params, out_type=indices.dtype)[a]
+    summed = build_op("UnsortedSegmentSum", [flat_grad, flat_idx, size]).outputs[0]
+    if a:
+        back = list(builtins.range(1, a + 1)) + [0] + list(builtins.range(a + 1, params.shape.ndims))
+        summed = transpose(summed, back)
+    return [summed, None, None]
+
+
+register_op(
+    "GatherV2",
+    inputs=["params: Tparams", "indices: Tindices=int32", "axis: Taxis=int32"],
+    outputs=_gather_outputs,
+    kernel=_gather_kernel,
+    grad=_gather_grad,
+    doc="Picks slices of params along axis at the given indices.")
+
+
+def gather(params, indices, validate_indices=None, name=None, axis=0, batch_dims=0):
+    """``tf.gather``."""
+    return build_op("GatherV2", [params, indices, axis], name=name).outputs[0]
+
+
+def _segment_sum_kernel(ctx, data, ids, num):
+    out = np.zeros((int(num),) + data.shape[ids.ndim:], dtype=data.dtype)
+    np.add.at(out, ids, data)
+    return out
+
+
+def _segment_sum_outputs(op):
+    data, ids, num = op._inputs
+    dd, di, n = _dims(data), _dims(ids), _known(num)
+    if dd is None or di is None:
+        return [(_dtype_of(op), tensor_shape.UNKNOWN)]
+    return [(_dtype_of(op), tensor_shape.TensorShape([None if n is None else int(n)] + dd[len(di):]))]
+
+
+register_op(
+    "UnsortedSegmentSum",
+    inputs=["data: T", "segment_ids: Tindices=int32", "num_segments: Tnumsegments=int32"],
+    outputs=_segment_sum_outputs,
+    kernel=_segment_sum_kernel,
+    grad=lambda op, grad: [gather(grad, op.inputs[1]), None, None],
+    doc="Sums rows of data that share a segment id (Gather's gradient).")
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    return build_op("UnsortedSegmentSum", [data, segment_ids, num_segments], name=name).outputs[0]
+
+
+# ------------------------------------------------------------------------------------------------ Tile
+def _tile_outputs(op):
+    x, mult = op._inputs
+    dims, m = _dims(x), _partial_shape(mult)
+    if dims is None:
+        return [(_dtype_of(op), tensor_shape.unknown_shape(len(m)) if m is not None else tensor_shape.UNKNOWN)]
+    if m is not None and len(m) != len(dims):
+        raise ValueError("Shape must be rank %d but is rank %d" % (len(dims), len(m)))
+    m = m or [None] * len(dims)
+    return [(_dtype_of(op), tensor_shape.TensorShape([None if d is None or k is None else d * k
+                                                      for d, k in zip(dims, m)]))]
+
+
+def _tile_grad(op, grad):
+    x, multiples = op.inputs
+    m = _math()
+    split_shape = reshape(transpose(stack([multiples, shape(x, out_type=multiples.dtype)])), [-1])
+    axes = range(0, size(split_shape), 2)
+    return [m.reduce_sum(reshape(grad, split_shape), axes), None]
+
+
+register_op(
+    "Tile",
+    inputs=["input: T", "multiples: Tmultiples=int32"],
+    outputs=_tile_outputs,
+    kernel=lambda ctx, x, m: np.tile(x, [int(k) for k in m]) if x.ndim else x.copy(),
+    grad=_tile_grad,
+    doc="Repeats the whole tensor multiples[i] times along axis i.")
+
+
+def tile(input, multiples, name=None):  # noqa: A002
+    """``tf.tile``."""
+    return build_op("Tile", [input, multiples], name=name).outputs[0]
+
+
+# ------------------------------------------------------------------------------------------------- Pad
+def _pad_outputs(op):
+    x, paddings = op._inputs[:2]
+    dims, p = _dims(x), _known(paddings)
+    if dims is None:
+        return [(_dtype_of(op), tensor_shape.UNKNOWN)]
+    if p is None:
+        return [(_dtype_of(op), tensor_shape.unknown_shape(len(dims)))]
+    p = np.asarray(p).reshape(-1, 2) if np.size(p) else np.zeros([0, 2], np.int64)
+    if len(p) != len(dims):
+        raise ValueError("Shape must be rank %d but is rank %d: paddings must be a [%d, 2] matrix" % (
+            len(dims), len(p), len(dims)))
+    if (p < 0).any():
+        raise ValueError("Paddings must be non-negative")
+    return [(_dtype_of(op), tensor_shape.TensorShape([None if d is None else d + int(a) + int(b)
+                                                      for d, (a, b) in zip(dims, p)]))]
+
+
+def _pad_grad(op, grad):
+    x, paddings = op.inputs[:2]
+    begin = reshape(slice(paddings, [0, 0], stack([rank(x), 1])), [-1])
+    return [slice(grad, begin, shape(x, out_type=paddings.dtype))] + [None] * (len(op.inputs) - 1)
+
+
+def _pad_kernel(ctx, x, paddings, value=0):
+    return np.pad(x, np.asarray(paddings, dtype=np.int64).reshape(-1, 2), mode="constant", constant_values=value)
+
+
+register_op(
+    "Pad",
+    inputs=["input: T", "paddings: Tpaddings=int32"],
+    outputs=_pad_outputs,
+    kernel=_pad_kernel,
+    grad=_pad_grad,
+    doc="Adds zeros around a tensor: paddings[i] = [before, after] for axis i.")
+
+register_op(
+    "PadV2",
+    inputs=["input: T", "paddings: Tpaddings=int32", "constant_values: T"],
+    outputs=_pad_outputs,
+    kernel=_pad_kernel,
+    grad=_pad_grad,
+    doc="Pad with a chosen constant instead of zeros.")
+
+register_op(
+    "MirrorPad",
+    inputs=["input: T", "paddings: Tpaddings=int32"],
+    outputs=_pad_outputs,
+    kernel=lambda ctx, x, p: np.pad(x, np.asarray(p, np.int64).reshape(-1, 2),
+                                    mode="reflect" if ctx.attrs["mode"] == "REFLECT" else "symmetric"),
+    grad=None,
+    doc="Pads by mirroring the edges (REFLECT excludes the edge, SYMMETRIC repeats it).")
+
+
+def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
+    """``tf.pad``: CONSTANT (Pad, or PadV2 for a nonzero value), REFLECT and SYMMETRIC (MirrorPad)."""
+    mode = mode.upper()
+    if mode == "CONSTANT":
+        if not isinstance(constant_values, (int, float)) or constant_values != 0:
+            tensor = convert_to_tensor(tensor)
+            return build_op("PadV2", [tensor, paddings, constant_values], name=name).outputs[0]
+        return build_op("Pad", [tensor, paddings], name=name).outputs[0]
+    if mode in ("REFLECT", "SYMMETRIC"):
+        return build_op("MirrorPad", [tensor, paddings], attrs={"mode": mode}, name=name).outputs[0]
+    raise ValueError("Unknown padding mode: %s" % mode)
+
+
+# ------------------------------------------------------------------------------------------------ Fill
+def _fill_outputs(op):
+    dims_t, value = op._inputs
+    if value._shape.ndims not in (None, 0):
+        raise ValueError("Shape must be rank 0 but is rank %d" % value._shape.ndims)
+    return [(_dtype_of(op, 1), _shape_of(_partial_shape(dims_t)))]
+
+
+register_op(
+    "Fill",
+    inputs=["dims: index_type=int32", "value: T"],
+    outputs=_fill_outputs,
+    kernel=lambda ctx, dims, value: np.full([int(d) for d in dims], value, dtype=value.dtype),
+    grad=lambda op, grad: [None, _math().reduce_sum(grad)],
+    doc="A tensor of shape dims filled with one scalar value.")
+
+
+def fill(dims, value, name=None):
+    """``tf.fill``."""
+    return build_op("Fill", [dims, value], name=name).outputs[0]
+
+
+def _filled(shape_, value, dtype, name, default):
+    """zeros/ones: a Const when the shape is known in Python (as TF), else Fill(shape, value)."""
+    from graphlab.framework.tensor import Tensor
+    dtype = dtypes.as_dtype(dtype).base_dtype
+    with _scope(name, default, []) as scope:
+        if isinstance(shape_, tensor_shape.TensorShape):
+            shape_ = shape_.as_list()
+        if not isinstance(shape_, Tensor) and not (isinstance(shape_, (list, tuple))
+                                                   and any(isinstance(d, Tensor) for d in shape_)):
+            dims = [int(d) for d in np.reshape(np.asarray(shape_, dtype=np.int64), [-1])]
+            return constant(np.full(dims, value, dtype=dtype.as_numpy_dtype), name=scope)
+        if isinstance(shape_, (list, tuple)):
+            shape_ = stack(shape_, name="packed")
+        return fill(shape_, constant(np.asarray(value, dtype=dtype.as_numpy_dtype), name="Const"), name=scope)
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):  # noqa: F811
+    """``tf.zeros``."""
+    return _filled(shape, 0, dtype, name, "zeros")
+
+
+def ones(shape, dtype=dtypes.float32, name=None):  # noqa: F811
+    """``tf.ones``."""
+    return _filled(shape, 1, dtype, name, "ones")
+
+
+register_op(
+    "OnesLike",
+    inputs=["x: T"],
+    outputs=same_as_input(0),
+    kernel=lambda ctx, x: np.ones_like(x),
+    grad=NOT_DIFFERENTIABLE,
+    doc="Ones with the shape and dtype of x.")
+
+
+def ones_like(tensor, dtype=None, name=None, optimize=True):
+    """``tf.ones_like``: TF1 builds Fill(Shape(x), 1) under the scope "ones_like"."""
+    with _scope(name, "ones_like", [tensor]) as scope:
+        tensor = convert_to_tensor(tensor, name="tensor")
+        dt = dtypes.as_dtype(dtype).base_dtype if dtype is not None else tensor.dtype.base_dtype
+        if optimize and tensor.shape.is_fully_defined():
+            return constant(np.ones(tensor.shape.as_list(), dt.as_numpy_dtype), name=scope)
+        return fill(shape(tensor), constant(np.asarray(1, dt.as_numpy_dtype), name="Const"), name=scope)
+
+
+# ----------------------------------------------------------------------------------------------- Range
+def _range_outputs(op):
+    start, limit, delta = (_known(t) for t in op._inputs)
+    dt = _dtype_of(op)
+    if start is None or limit is None or delta is None:
+        return [(dt, tensor_shape.TensorShape([None]))]
+    if delta == 0:
+        raise ValueError("Requires delta != 0: %s" % delta)
+    n = int(np.ceil((float(limit) - float(start)) / float(delta))) if dt.is_integer else \
+        len(np.arange(start, limit, delta))
+    return [(dt, tensor_shape.TensorShape([max(n, 0)]))]
+
+
+register_op(
+    "Range",
+    inputs=["start: Tidx", "limit: Tidx", "delta: Tidx"],
+    outputs=_range_outputs,
+    kernel=lambda ctx, s, l, d: np.arange(s, l, d, dtype=ctx.attrs["Tidx"].as_numpy_dtype),
+    grad=NOT_DIFFERENTIABLE,
+    doc="The sequence start, start+delta, ... up to but excluding limit.")
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+    """``tf.range``: ints give int32; floats anywhere promote the ints (named "range/Cast", as TF)."""
+    if limit is None:
+        start, limit = 0, start
+    from graphlab.framework.tensor import Tensor
+    with _scope(name, "range", [start, limit, delta]) as scope:
+        vals = []
+        for v, nm in ((start, "start"), (limit, "limit"), (delta, "delta")):
+            vals.append(v if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dtype, name=nm))
+        order = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
+        target = dtypes.as_dtype(dtype).base_dtype if dtype else max(
+            (t.dtype.base_dtype for t in vals), key=lambda d: order.index(d) if d in order else 0)
+        vals = [t if t.dtype.base_dtype == target else _math().cast(t, target) for t in vals]
+        return build_op("Range", vals, name=scope).outputs[0]
+
+
+# ---------------------------------------------------------------------------------- Shape, Size, Rank
+register_op(
+    "Shape",
+    inputs=["input: T"],
+    outputs=lambda op: [(op._attrs["out_type"], tensor_shape.TensorShape([op._inputs[0]._shape.ndims]))],
+    kernel=lambda ctx, x: np.array(np.shape(x), dtype=ctx.attrs["out_type"].as_numpy_dtype),
+    grad=NOT_DIFFERENTIABLE,
+    doc="The run-time shape of a tensor, as a 1-D tensor.")
+
+
+def shape(input, name=None, out_type=dtypes.int32):  # noqa: A002
+    """``tf.shape``: the dynamic shape (``x.shape`` is the static one, which may hold None)."""
+    return build_op("Shape", [input], attrs={"out_type": dtypes.as_dtype(out_type)}, name=name).outputs[0]
+
+
+register_op(
+    "ShapeN",
+    inputs=["input: N*T"],
+    outputs=lambda op: [(op._attrs["out_type"], tensor_shape.TensorShape([t._shape.ndims]))
+                        for t in op._inputs],
+    kernel=lambda ctx, *xs: tuple(np.array(np.shape(x), dtype=ctx.attrs["out_type"].as_numpy_dtype) for x in xs),
+    grad=NOT_DIFFERENTIABLE,
+    doc="The shapes of N tensors at once.")
+
+
+def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    return build_op("ShapeN", [list(input)], attrs={"out_type": dtypes.as_dtype(out_type)}, name=name).outputs
+
+
+register_op(
+    "Size",
+    inputs=["input: T"],
+    outputs=lambda op: [(op._attrs["out_type"], tensor_shape.TensorShape([]))],
+    kernel=lambda ctx, x: np.array(np.size(x), dtype=ctx.attrs["out_type"].as_numpy_dtype),
+    grad=NOT_DIFFERENTIABLE,
+    doc="The number of elements of a tensor.")
+
+
+def size(input, name=None, out_type=dtypes.int32):  # noqa: A002
+    """``tf.size``."""
+    return build_op("Size", [input], attrs={"out_type": dtypes.as_dtype(out_type)}, name=name).outputs[0]
+
+
+register_op(
+    "Rank",
+    inputs=["input: T"],
+    outputs=lambda op: [(dtypes.int32, tensor_shape.TensorShape([]))],
+    kernel=lambda ctx, x: np.array(np.ndim(x), dtype=np.int32),
+    grad=NOT_DIFFERENTIABLE,
+    doc="The number of axes of a tensor.")
+
+
+def rank(input, name=None):  # noqa: A002
+    """``tf.rank``: a Const named "Rank" when the rank is known statically (as TF), else a Rank op."""
+    input = convert_to_tensor(input)
+    if input.shape.ndims is not None:
+        return constant(np.int32(input.shape.ndims), name=name or "Rank")
+    return build_op("Rank", [input], name=name).outputs[0]
+
+
+# ---------------------------------------------------------------------------------------------- OneHot
+def _one_hot_outputs(op):
+    indices, depth, on, off = op._inputs
+    dims, d = _dims(indices), _known(depth)
+    if dims is None:
+        return [(_dtype_of(op, 2), tensor_shape.UNKNOWN)]
+    axis = op._attrs["axis"]
+    dims.insert(len(dims) if axis == -1 else axis, None if d is None else int(d))
+    return [(_dtype_of(op, 2), tensor_shape.TensorShape(dims))]
+
+
+def _one_hot_kernel(ctx, indices, depth, on, off):
+    hot = indices[..., None] == np.arange(int(depth))
+    out = np.where(hot, on, off).astype(on.dtype)
+    axis = ctx.attrs["axis"]
+    return out if axis == -1 else np.moveaxis(out, -1, axis)
+
+
+register_op(
+    "OneHot",
+    inputs=["indices: TI=int32", "depth: int32", "on_value: T", "off_value: T"],
+    outputs=_one_hot_outputs,
+    kernel=_one_hot_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="on_value where the last axis equals the index, off_value elsewhere (out-of-range rows are all off).")
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """``tf.one_hot``: float32 1/0 unless told otherwise; inputs made in TF's order (on, off, indices, depth)."""
+    with _scope(name, "one_hot", [indices, depth, on_value, off_value]) as scope:
+        dt = dtypes.as_dtype(dtype).base_dtype if dtype is not None else (
+            on_value.dtype.base_dtype if hasattr(on_value, "dtype") and isinstance(on_value.dtype, dtypes.DType)
+            else dtypes.float32)
+        on = convert_to_tensor(1 if on_value is None else on_value, dtype=dt, name="on_value")
+        off = convert_to_tensor(0 if off_value is None else off_value, dtype=dt, name="off_value")
+        indices = convert_to_tensor(indices, name="indices")
+        depth = convert_to_tensor(depth, dtype=dtypes.int32, name="depth")
+        return build_op("OneHot", [indices, depth, on, off], attrs={"axis": -1 if axis is None else axis},
+                        name=scope).outputs[0]
+
+
+# ------------------------------------------------------------------------------------ Where and Select
+register_op(
+    "Where",
+    inputs=["input: T=bool"],
+    outputs=lambda op: [(dtypes.int64, tensor_shape.TensorShape([None, op._inputs[0]._shape.ndims]))],
+    kernel=lambda ctx, x: np.argwhere(x).astype(np.int64),
+    grad=NOT_DIFFERENTIABLE,
+    doc="The coordinates of the true (nonzero) elements, one row each, as int64.")
+
+
+def _select_outputs(op):
+    c, x, y = op._inputs
+    if not x._shape.is_compatible_with(y._shape):
+        raise ValueError("Shapes %s and %s are incompatible" % (x._shape, y._shape))
+    out = x._shape.merge_with(y._shape)
+    if c._shape.ndims is not None and out.ndims is not None and c._shape.ndims not in (1, out.ndims) \
+            and out.ndims:
+        raise ValueError("Shape must be rank %d but is rank %d" % (out.ndims, c._shape.ndims))
+    return [(_dtype_of(op, 1), out)]
+
+
+def _select_kernel(ctx, c, x, y):
+    if c.ndim == 1 and x.ndim > 1:
+        c = c.reshape((-1,) + (1,) * (x.ndim - 1))
+    return np.where(c, x, y)
+
+
+def _select_grad(op, grad):
+    c = op.inputs[0]
+    z = zeros_like(grad)
+    return [None, where(c, grad, z), where(c, z, grad)]
+
+
+register_op(
+    "Select",
+    inputs=["condition: bool", "t: T", "e: T"],
+    outputs=_select_outputs,
+    kernel=_select_kernel,
+    grad=_select_grad,
+    doc="Elementwise choice (condition may also pick whole rows when it is a vector).")
+
+
+def _select_v2_grad(op, grad):
+    c = op.inputs[0]
+    z = zeros_like(grad)
+    return [None, where_v2(c, grad, z), where_v2(c, z, grad)]
+
+
+register_op(
+    "SelectV2",
+    inputs=["condition: bool", "t: T", "e: T"],
+    outputs=lambda op: [(_dtype_of(op, 1), _broadcast3(op))],
+    kernel=lambda ctx, c, x, y: np.where(c, x, y),
+    grad=_select_v2_grad,
+    doc="Elementwise choice with numpy broadcasting of all three inputs.")
+
+
+def _broadcast3(op):
+    from graphlab.ops.registry import broadcast_shape
+    c, x, y = (t._shape for t in op._inputs)
+    return broadcast_shape(broadcast_shape(c, x), y)
+
+
+def where(condition, x=None, y=None, name=None):
+    """TF1 ``tf.where``: coordinates of true elements (Where, int64) or an elementwise choice (Select)."""
+    if x is None and y is None:
+        return build_op("Where", [condition], name=name).outputs[0]
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    return build_op("Select", [condition, x, y], name=name).outputs[0]
+
+
+def where_v2(condition, x=None, y=None, name=None):
+    """``tf.where_v2``: like where, but broadcasting (SelectV2)."""
+    if x is None and y is None:
+        return build_op("Where", [condition], name=name).outputs[0]
+    return build_op("SelectV2", [condition, x, y], name=name).outputs[0]
+
+
+# ---------------------------------------------------------------------------- clip, stop_gradient, ...
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """``tf.clip_by_value``: Maximum(Minimum(t, max), min) under the scope "clip_by_value", as TF."""
+    m = _math()
+    with _scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as scope:
+        t = convert_to_tensor(t, name="t")
+        low = m.minimum(t, clip_value_max)
+        return m.maximum(low, clip_value_min, name=scope)
+
+
+register_op(
+    "StopGradient",
+    inputs=["input: T"],
+    outputs=same_as_input(0),
+    kernel=lambda ctx, x: x,
+    grad=NOT_DIFFERENTIABLE,
+    doc="Passes its input through but blocks gradients: the value is treated as a constant.")
+
+
+def stop_gradient(input, name=None):  # noqa: A002
+    """``tf.stop_gradient``."""
+    return build_op("StopGradient", [input], name=name).outputs[0]
+
+
+def _reverse_outputs(op):
+    x, axis = op._inputs
+    dims, a = _dims(x), _known(axis)
+    if dims is not None and a is not None:
+        for v in np.reshape(a, [-1]):
+            _axis_attr(int(v), len(dims))
+    return [(_dtype_of(op), x._shape)]
+
+
+register_op(
+    "ReverseV2",
+    inputs=["tensor: T", "axis: Tidx=int32"],
+    outputs=_reverse_outputs,
+    kernel=lambda ctx, x, axis: np.flip(x, tuple(int(a) for a in np.reshape(axis, [-1]))).copy(),
+    grad=lambda op, grad: [reverse(grad, op.inputs[1]), None],
+    doc="Reverses the order of elements along the given axes.")
+
+
+def reverse(tensor, axis, name=None):
+    """``tf.reverse`` (ReverseV2)."""
+    return build_op("ReverseV2", [tensor, axis], name=name).outputs[0]
+
+
+def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
+    """``tf.boolean_mask``: flatten the masked axes, find the true positions (Where), gather them."""
+    with _scope(name, "boolean_mask", [tensor, mask]):
+        tensor = convert_to_tensor(tensor, name="tensor")
+        mask = convert_to_tensor(mask, name="mask")
+        k = mask.shape.ndims
+        if k is None:
+            raise ValueError("Number of mask dimensions must be specified, even if some dimensions are None.  "
+                             "E.g. shape=[None] is ok, but shape=None is not.")
+        axis = 0 if axis is None else axis
+        if tensor.shape.ndims is not None and not tensor.shape[axis:axis + k].is_compatible_with(mask.shape):
+            raise ValueError("Shapes %s and %s are incompatible" % (tensor.shape[axis:axis + k], mask.shape))
+        dims = shape(tensor)
+        lead = _math().reduce_prod(dims[axis:axis + k], [0])
+        flat = reshape(tensor, concat([dims[:axis], stack([lead]), dims[axis + k:]], 0))
+        flat_mask = reshape(mask, [-1])
+        return gather(flat, squeeze(where(flat_mask), axis=[1]), axis=axis)
+
+
+install_getitem()
+
+__all__ = ["constant", "placeholder", "placeholder_with_default", "identity", "stack", "unstack", "zeros_like",
+           "reshape", "transpose", "invert_permutation", "expand_dims", "squeeze", "concat", "split", "slice",
+           "strided_slice", "gather", "unsorted_segment_sum", "tile", "pad", "fill", "zeros", "ones",
+           "ones_like", "range", "shape", "shape_n", "size", "rank", "one_hot", "where", "where_v2",
+           "clip_by_value", "stop_gradient", "reverse", "boolean_mask"]
