@@ -17,7 +17,15 @@ from graphlab.ops import array_ops, control_flow_ops, math_ops, state_ops
 from graphlab.ops.array_ops import (identity, placeholder, placeholder_with_default, stack, unstack,
                                     zeros_like)
 from graphlab.ops.control_flow_ops import control_dependencies, group, no_op
-from graphlab.ops.math_ops import add, multiply
+from graphlab.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, ceil, cos, count_nonzero,  # noqa: A004
+                                   div, divide, equal, exp, floor, floor_div, floordiv, floormod, greater,
+                                   greater_equal, less, less_equal, log, log1p, logical_and, logical_not,
+                                   logical_or, logical_xor, matmul, maximum, minimum, mod, multiply, negative,
+                                   not_equal, pow, realdiv, reciprocal, reduce_all, reduce_any, reduce_max,
+                                   reduce_mean, reduce_min, reduce_prod, reduce_sum, round, rsqrt, sigmoid,
+                                   sign, sin, sqrt, square, squared_difference, subtract, tanh, to_double,
+                                   to_float, to_int32, to_int64, truediv)
+from graphlab import math  # noqa: E402  (tf.math namespace)
 from graphlab.ops.registry import constant, convert_to_tensor
 from graphlab.ops.state_ops import assign, assign_add, assign_sub, is_variable_initialized
 from graphlab.runtime.run_metadata import RunMetadata, RunOptions

@@ -1,0 +1,9 @@
+"""``tf.math``: the math ops under their TF2-style names (re-exports of graphlab.ops.math_ops)."""
+from graphlab.ops.math_ops import (abs, add, add_n, argmax, argmin, ceil, cos, count_nonzero, divide,  # noqa: F401,A004
+                                   equal, exp, floor, floordiv, floormod, greater, greater_equal, less,
+                                   less_equal, log, log1p, logical_and, logical_not, logical_or, logical_xor,
+                                   maximum, minimum, multiply, negative, not_equal, pow, realdiv, reciprocal,
+                                   reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod,
+                                   reduce_sum, round, rsqrt, sigmoid, sign, sin, sqrt, square,
+                                   squared_difference, subtract, tanh, truediv)
+from graphlab.ops.math_ops import floormod as mod  # noqa: F401
