@@ -1,0 +1,231 @@
+"""GraphWatcher: the extension's logic, with no IPython registration code.
+
+``pre_run_cell`` tags new ops with the cell's provenance and remembers where the default graph ended;
+``post_run_cell`` slices the ops the cell added (graphs are append-only, so this costs per new op, not per
+graph size), runs the enabled rules and publishes one report when there is something to say.
+"""
+import collections
+import hashlib
+import sys
+import weakref
+
+from graphlab.framework import graph as graph_mod, provenance
+from graphlab.lint import checks
+from graphlab.lint.structural import StructuralHasher
+from graphlab_ipython import explain, report
+
+RULES = ("duplicates", "op_growth", "large_constants", "errors", "restore_init")
+_RESTORE_TYPES = frozenset(("RestoreV2", "Restore", "RestoreSlice"))
+_ASSIGN_TYPES = frozenset(("Assign", "AssignVariableOp"))
+
+
+class CellTag(collections.namedtuple("CellTag", "execution_count cell_id")):
+    """The provenance recorded on each op: which execution (``In [n]``) of which cell created it."""
+
+    def __str__(self):
+        return "In [%s]" % self.execution_count
+
+
+class RunRecord:
+    """What one cell execution added to one graph: ``graph.get_operations()[start:end]``."""
+
+    __slots__ = ("execution_count", "cell_id", "graph_ref", "start", "end", "source")
+
+    def __init__(self, execution_count, cell_id, graph, start, end, source):
+        self.execution_count, self.cell_id = execution_count, cell_id
+        self.graph_ref = weakref.ref(graph)
+        self.start, self.end, self.source = start, end, source
+
+    @property
+    def graph(self):
+        return self.graph_ref()
+
+    def ops(self):
+        graph = self.graph_ref()
+        return [] if graph is None else graph._ops[self.start:self.end]
+
+
+class Config:
+    """Which rules run and their thresholds; changed with ``%graph_lint``."""
+
+    def __init__(self):
+        self.enabled = True
+        self.rules = dict.fromkeys(RULES, True)
+        self.op_growth = checks.DEFAULT_OP_GROWTH
+        self.large_const = checks.DEFAULT_LARGE_CONST
+
+    def status(self):
+        return "graph_lint %s; rules: %s; op growth >= %d ops per line; large constants >= %s" % (
+            "on" if self.enabled else "off",
+            ", ".join("%s %s" % (r, "on" if v else "off") for r, v in self.rules.items()),
+            self.op_growth, checks.human_bytes(self.large_const))
+
+
+def cell_identity(info):
+    """The front end's cell id (JupyterLab sends one), else a hash of the cell's source."""
+    cell_id = getattr(info, "cell_id", None)
+    if cell_id:
+        return str(cell_id)
+    source = getattr(info, "raw_cell", "") or ""
+    return "src:" + hashlib.sha1(source.strip().encode("utf-8", "replace")).hexdigest()[:12]
+
+
+class GraphWatcher:
+    """Per-shell history of cell runs and the rules evaluated after each one."""
+
+    def __init__(self, shell):
+        self.shell = shell
+        self.config = Config()
+        self.records = []                        # RunRecord, in execution order (only runs that added ops)
+        self.by_cell = collections.defaultdict(list)
+        self.graphs = {}                         # name -> Graph kept by %%graph_cell
+        self.listeners = []                      # callables() told after each cell (live widgets)
+        self._hashers = weakref.WeakKeyDictionary()
+        self._indexes = {}                       # (cell id, id(graph)) -> (DuplicateIndex, records indexed)
+        self._pending = None
+        self._previous_tag = None
+        self._session_events = []
+        self._restored = weakref.WeakKeyDictionary()   # session -> (execution count, {variable names})
+        self._failed = set()
+        self.current_count = None
+
+    # --- hooks ----------------------------------------------------------------------------------------
+    def pre_run_cell(self, info=None):
+        try:
+            count = self.shell.execution_count
+            cell_id = cell_identity(info)
+            graph = graph_mod.get_default_graph()
+            self.current_count = count
+            self._session_events = []
+            self._pending = (count, cell_id, graph, len(graph._ops), getattr(info, "raw_cell", ""))
+            self._previous_tag = provenance.set_tag(CellTag(count, cell_id))
+        except Exception as e:  # a hook must never fail the user's cell
+            self._report_failure("pre_run_cell", e)
+
+    def post_run_cell(self, result=None):
+        try:
+            self._post_run_cell(result)
+        except Exception as e:
+            self._report_failure("post_run_cell", e)
+        finally:
+            provenance.set_tag(self._previous_tag)
+            self._previous_tag = None
+        for listener in list(self.listeners):
+            try:
+                listener()
+            except Exception as e:
+                self._report_failure("live view", e)
+
+    def on_session_run(self, session, executed_ops):
+        """Session run listener: remember restores, and notice an initializer run after one."""
+        if not self.config.enabled or not self.config.rules["restore_init"]:
+            return
+        restoring = any(op._type in _RESTORE_TYPES for op in executed_ops)
+        assigned = {op._inputs[0]._op._name for op in executed_ops
+                    if op._type in _ASSIGN_TYPES and op._inputs}
+        if restoring:
+            self._restored[session] = (self.current_count, assigned)
+            return
+        earlier = self._restored.get(session)
+        if earlier is not None and assigned & earlier[1]:
+            self._session_events.append((earlier[0], sorted(assigned & earlier[1])))
+
+    # --- the work -------------------------------------------------------------------------------------
+    def _post_run_cell(self, result):
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        count, cell_id, graph, start, source = pending
+        if result is not None and getattr(result, "execution_count", None) is not None:
+            count = result.execution_count
+        now = graph_mod.get_default_graph()
+        if now is not graph:          # the cell reset the default graph: everything in it is new
+            graph, start = now, 0
+        end = len(graph._ops)
+        new_ops = graph._ops[start:end]
+        record = None
+        if new_ops:
+            record = RunRecord(count, cell_id, graph, start, end, source)
+        error = getattr(result, "error_in_exec", None) if result is not None else None
+        if not self.config.enabled:
+            self._remember(record)
+            return
+        sections = []
+        rules = self.config.rules
+        if new_ops and rules["duplicates"]:
+            sections.extend(self._duplicates_section(record, new_ops))
+        if new_ops and rules["op_growth"]:
+            growth = checks.op_growth(new_ops, self.config.op_growth)
+            if growth:
+                sections.append(report.op_growth_section(growth, self.shell))
+        if new_ops and rules["large_constants"]:
+            large = checks.large_constants(new_ops, self.config.large_const)
+            if large:
+                sections.append(report.large_constants_section(large, self.shell))
+        if error is not None and rules["errors"]:
+            section = explain.explain(error, self, cell_id)
+            if section is not None:
+                sections.append(section)
+        if self._session_events and rules["restore_init"]:
+            sections.append(report.restore_init_section(self._session_events, count))
+        self._session_events = []
+        self._remember(record)
+        if sections:
+            report.publish(sections)
+
+    def _remember(self, record):
+        if record is not None:
+            self.records.append(record)
+            self.by_cell[record.cell_id].append(record)
+
+    def hasher(self, graph):
+        hasher = self._hashers.get(graph)
+        if hasher is None:
+            hasher = self._hashers[graph] = StructuralHasher()
+        return hasher
+
+    def _duplicates_section(self, record, new_ops):
+        graph = record.graph
+        earlier = [r for r in self.by_cell.get(record.cell_id, ()) if r.graph_ref() is graph]
+        if not earlier:
+            return []
+        key = (record.cell_id, id(graph))
+        index, done = self._indexes.get(key, (None, 0))
+        if index is None or done > len(earlier):
+            index, done = checks.DuplicateIndex(self.hasher(graph)), 0
+        for r in earlier[done:]:      # index each earlier run once, lazily, at the first re-run
+            index.add(r.ops())
+        self._indexes[key] = (index, len(earlier))
+        dups = index.find(new_ops)
+        if not dups:
+            return []
+        return [report.duplicates_section(dups, new_ops, earlier, record, graph)]
+
+    # --- history for magics ---------------------------------------------------------------------------
+    def record_for(self, execution_count):
+        for r in reversed(self.records):
+            if r.execution_count == execution_count:
+                return r
+        return None
+
+    def runs_of(self, graph):
+        return [r for r in self.records if r.graph_ref() is graph]
+
+    def forget(self):
+        """Drop the history (``%graph_reset``)."""
+        self.records.clear()
+        self.by_cell.clear()
+        self._indexes.clear()
+        self._hashers = weakref.WeakKeyDictionary()
+
+    def close(self):
+        self.listeners.clear()
+        self.forget()
+
+    def _report_failure(self, where, error):
+        key = (where, type(error).__name__)
+        if key in self._failed:
+            return
+        self._failed.add(key)
+        print("graphlab_ipython: %s failed (%s: %s); the cell itself is unaffected, further failures of "
+              "this kind are not shown." % (where, type(error).__name__, error), file=sys.stderr)
