@@ -46,9 +46,9 @@ def flatten_fetches(graph, fetches):
                 return lambda values: type(fetch)(*[p(values) for p in parts])
             kind = tuple if isinstance(fetch, tuple) else list
             return lambda values: kind(p(values) for p in parts)
-        raise TypeError("Fetch argument %r has invalid type %s, must be a string or Tensor. (Can not "
-                        "convert a %s into a Tensor or Operation.)" % (
-                            fetch, type(fetch), type(fetch).__name__))
+        raise TypeError("Argument `fetch` = %s has invalid type \"%s\" must be a string or Tensor. (Can "
+                        "not convert a %s into a Tensor or Operation.)" % (
+                            fetch, type(fetch).__name__, type(fetch).__name__))
 
     rebuild = walk(fetches)
     return elements, rebuild
@@ -58,13 +58,13 @@ def _as_element(graph, fetch):
     try:
         return graph.as_graph_element(fetch)
     except TypeError as e:
-        raise TypeError("Fetch argument %r has invalid type %s, must be a string or Tensor. (%s)" %
-                        (fetch, type(fetch), e)) from None
+        raise TypeError("Argument `fetch` = %s has invalid type \"%s\" must be a string or Tensor. (%s)" %
+                        (fetch, type(fetch).__name__, e)) from None
     except (ValueError, KeyError) as e:
-        text = e.args[0] if e.args else str(e)
+        text = str(e)   # as TF: a KeyError's text keeps its quotes
         if not isinstance(fetch, str) and "not an element of this graph" in text:
             text = "Tensor %s is not an element of this graph." % (fetch,)
-        raise ValueError("Fetch argument %r cannot be interpreted as a Tensor. (%s)" % (fetch, text)) \
+        raise ValueError("Argument `fetch` = %s cannot be interpreted as a Tensor. (%s)" % (fetch, text)) \
             from None
 
 
