@@ -1,0 +1,182 @@
+"""DOT text for a grouped graph: boxes styled by role, scopes as nested clusters, data edges labelled with
+shapes, control edges dashed, the pruned overlay as highlight / fade / cut marks, and a caption that says
+what was collapsed. Pure string building, no graphviz needed; output is deterministic for a given graph."""
+from graphlab.viz.roles import BIG_CONSTANT, STYLES
+from graphlab.viz.view import MIB
+
+FADED = {"fillcolor": "#f9fafb", "color": "#d1d5db", "fontcolor": "#9ca3af"}
+FED_EDGE = {"color": "#2563eb", "fontcolor": "#2563eb", "style": "bold", "arrowhead": "tee"}
+CTRL_EDGE = {"style": "dashed", "color": "#9ca3af", "arrowhead": "odot"}
+
+
+def quote(text):
+    """A DOT double-quoted string: backslashes and quotes escaped, newlines kept as line breaks."""
+    return '"%s"' % str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def human_bytes(n):
+    for unit, size in (("GiB", 1 << 30), ("MiB", MIB), ("KiB", 1 << 10)):
+        if n >= size:
+            return "%.1f %s" % (n / size, unit)
+    return "%d B" % n
+
+
+def human_micros(us):
+    if us >= 1_000_000:
+        return "%.2f s" % (us / 1e6)
+    if us >= 1000:
+        return "%.1f ms" % (us / 1e3)
+    return "%d µs" % us
+
+
+def _attrs(d):
+    return "[%s]" % ", ".join("%s=%s" % (k, quote(v)) for k, v in d.items())
+
+
+def _leaf(path, container):
+    if container and path.startswith(container + "/"):
+        return path[len(container) + 1:]
+    return path.rpartition("/")[2] if container is not None else path
+
+
+def node_attrs(unit, overlay, show_shapes):
+    """Label and style of one box; the overlay fades it or marks it as run / fetched / fed."""
+    a = dict(STYLES[unit.role])
+    n = len(unit.members)
+    first = unit.members[0]
+    if unit.kind == "op":
+        leaf = first.name.rpartition("/")[2]
+        lines = [leaf] if leaf == first.type else [leaf, first.type]
+        if first.const is not None:
+            shape, dtype, nbytes = first.const
+            lines = [leaf, "%s %s" % (shape, dtype), human_bytes(nbytes)]
+            if nbytes >= MIB:
+                lines[2] = "LARGE " + lines[2]
+                a.update(BIG_CONSTANT)
+        tooltip = "%s (%s)" % (first.name, first.type)
+    elif unit.kind == "scope":
+        leaf = unit.name.rpartition("/")[2]
+        lines = [leaf, "%d ops" % n]
+        a.update({"shape": "folder", "style": "filled"})
+        tooltip = "scope %s: %d ops, collapsed (%s)" % (unit.name, n, unit.reason)
+        big = sum(m.const[2] for m in unit.members if m.const is not None and m.const[2] >= MIB)
+        if big:
+            lines.append("LARGE consts " + human_bytes(big))
+            a.update(BIG_CONSTANT)
+    elif unit.kind == "series":
+        label = "%s ×%d" % (unit.name, unit.count)
+        if unit.op_type is None:
+            lines = [label, "scopes, %d ops" % n]
+            a.update({"shape": "folder", "style": "filled"})
+        else:
+            lines = [label] if unit.name == unit.op_type else [label, unit.op_type]
+        a["peripheries"] = "2"
+        tooltip = "series %s: %d members" % (unit.name, unit.count)
+    elif unit.kind == "bucket":
+        lines = ["%s ×%d" % (unit.name, n), "(grouped by type)"]
+        a["style"] = a.get("style", "filled") + ",dashed"
+        tooltip = "%d %s ops in %s grouped to keep the drawing small" % (n, unit.name, unit.container or "top level")
+    else:  # external stub with a focus scope
+        lines = [first.name]
+        a.update({"style": "dashed", "fontsize": "9", "fontcolor": "#6b7280", "color": "#9ca3af"})
+        a.pop("fillcolor", None)
+        tooltip = "%s (%s), outside the focused scope" % (first.name, first.type)
+    if overlay is not None and unit.kind != "external":
+        ran = sum(1 for m in unit.members if m.name in overlay.active)
+        if ran == 0:
+            a.update(FADED)
+            a.pop("penwidth", None)
+        else:
+            a["penwidth"] = a.get("penwidth", "2")
+            if n > 1:
+                lines.append("%d/%d run" % (ran, n))
+            us = sum(overlay.times.get(m.name, 0) for m in unit.members)
+            if any(m.name in overlay.times for m in unit.members):
+                lines.append(human_micros(us))
+        if any(m.name in overlay.fetched for m in unit.members):
+            a["peripheries"] = "2"
+            a["color"] = "#b91c1c"
+            lines.append("fetched")
+        if any(t.name in overlay.fed for m in unit.members for t in m.outputs):
+            lines.append("fed")
+            a["color"] = FED_EDGE["color"]
+    a["label"] = "\n".join(lines)
+    a["tooltip"] = tooltip
+    return a
+
+
+def edge_attrs(src, dst, kind, items, overlay, show_shapes):
+    if kind == "ctrl":
+        a = dict(CTRL_EDGE)
+    else:
+        a = {}
+        seen = {}
+        for t in items:
+            seen.setdefault(t.name, t)
+        tensors = list(seen.values())
+        if show_shapes:
+            shapes = sorted({t.shape for t in tensors if t.shape is not None})
+            if len(tensors) == 1:
+                if tensors[0].shape is not None:
+                    a["label"] = tensors[0].shape
+            elif len(shapes) == 1:
+                a["label"] = "%d× %s" % (len(tensors), shapes[0])
+            else:
+                a["label"] = "%d tensors" % len(tensors)
+        if overlay is not None:
+            fed = [t for t in tensors if t.name in overlay.fed]
+            if fed:
+                a.update(FED_EDGE)
+                a["label"] = "cut: fed " + ", ".join(t.name for t in fed[:2]) + (
+                    " " + a["label"] if "label" in a else "")
+                return a
+    if overlay is not None:
+        src_on = any(m.name in overlay.active for m in src.members)
+        dst_on = any(m.name in overlay.active for m in dst.members)
+        if not (src_on and dst_on):
+            a["color"] = "#e5e7eb"
+            a["fontcolor"] = "#d1d5db"
+        else:
+            a["penwidth"] = "1.6"
+    return a
+
+
+def to_dot(layout, overlay, caption, show_shapes=True, rankdir="TB"):
+    out = ['digraph graphlab {',
+           '  graph %s;' % _attrs({"rankdir": rankdir, "nodesep": "0.25", "ranksep": "0.35", "fontname":
+                                  "Helvetica", "fontsize": "10", "labelloc": "t", "labeljust": "l",
+                                  "label": caption, "compound": "true"}),
+           '  node [fontname="Helvetica", fontsize="11", margin="0.08,0.03", height="0.3"];',
+           '  edge [fontname="Helvetica", fontsize="9", fontcolor="#6b7280", arrowsize="0.6"];']
+    root = ""
+    children = {}           # cluster path -> child cluster paths, in first-seen order
+    known = {root}
+    units_in = {}           # cluster path -> units drawn directly inside it
+    for u in layout.units:
+        c = u.container if u.container is not None else root
+        units_in.setdefault(c, []).append(u)
+        while c not in known:
+            known.add(c)
+            parent = root if (layout.focus and c == layout.focus) else c.rpartition("/")[0]
+            children.setdefault(parent, []).append(c)
+            c = parent
+    _emit(out, root, children, units_in, layout, overlay, show_shapes, "  ")
+    by_id = {u.id: u for u in layout.units}
+    for (src, dst, kind), items in layout.edges.items():
+        attrs = edge_attrs(by_id[src], by_id[dst], kind, items, overlay, show_shapes)
+        out.append("  %s -> %s %s;" % (quote(src), quote(dst), _attrs(attrs)))
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def _emit(out, path, tree, units_in, layout, overlay, show_shapes, indent):
+    for u in units_in.get(path, ()):
+        out.append("%s%s %s;" % (indent, quote(u.id), _attrs(node_attrs(u, overlay, show_shapes))))
+    for child in tree.get(path, ()):
+        leaf = _leaf(child, path)
+        out.append("%ssubgraph %s {" % (indent, quote("cluster_" + child)))
+        out.append("%s  graph %s;" % (indent, _attrs({"label": leaf, "tooltip": child, "style": "rounded,filled",
+                                                      "fillcolor": "#f8fafc", "color": "#cbd5e1",
+                                                      "fontcolor": "#475569"})))
+        _emit(out, child, tree, units_in, layout, overlay, show_shapes, indent + "  ")
+        out.append("%s}" % indent)

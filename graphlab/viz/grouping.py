@@ -1,0 +1,316 @@
+"""Deciding what becomes a box: each op is drawn alone, inside a collapsed scope node, inside a series node
+(``Const ×12``), or, for huge flat graphs, inside a per-type bucket. The decisions follow the caller's options
+first (focus scope, depth, collapse/expand lists, bookkeeping scopes), then shrink the picture to about
+``max_nodes`` boxes by collapsing deeper scope levels, and record every collapse so the caption can say it."""
+import fnmatch
+import re
+
+from graphlab.viz.roles import bookkeeping_kind, role_of, scope_role
+
+SERIES_MIN = 5                      # TensorBoard groups a series of 5 or more same-type, numbered ops
+_SUFFIX = re.compile(r"^(.*?)_(\d+)$")
+
+
+class Unit:
+    """One box in the drawing and the ops it stands for."""
+
+    __slots__ = ("id", "kind", "name", "members", "container", "role", "reason", "op_type", "count", "order")
+
+    def __init__(self, uid, kind, name, container, role, reason=None, op_type=None):
+        self.id = uid              # stable DOT id, e.g. "op:a/b", "scope:gradients", "series:/Const:Const"
+        self.kind = kind           # "op", "scope", "series", "bucket" or "external"
+        self.name = name           # full op name, scope path, or series base name
+        self.members = []
+        self.container = container  # scope path of the cluster this box sits in ("" = top level)
+        self.role = role
+        self.reason = reason       # why a scope is collapsed: requested, bookkeeping, depth, auto
+        self.op_type = op_type
+        self.count = 0             # for series of scopes: how many scopes
+        self.order = 0
+
+
+class Layout:
+    """The result of grouping: boxes in a stable order, node name -> box, and the edges between boxes."""
+
+    def __init__(self):
+        self.units = []
+        self.unit_of = {}
+        self.edges = {}            # (src id, dst id, "data"|"ctrl") -> [TensorView...] (data) or [None...]
+        self.hidden = []
+        self.focus = None
+        self.auto_level = None     # relative scope depth auto-collapse used, None when not needed
+        self.bucketed = False
+        self.members = 0           # ops inside the drawn part of the graph
+
+
+def parse_collapse(collapse):
+    """``collapse``: "bookkeeping" (default), True, a scope name, or a list of scope names that may include
+    "bookkeeping"; None/False/() collapse nothing explicitly. Returns (bookkeeping?, explicit scopes)."""
+    if collapse is None or collapse is False:
+        return False, frozenset()
+    if collapse is True:
+        return True, frozenset()
+    if isinstance(collapse, str):
+        collapse = [collapse]
+    names = set(s.strip("/") for s in collapse)
+    bookkeeping = "bookkeeping" in names
+    names.discard("bookkeeping")
+    return bookkeeping, frozenset(names)
+
+
+def _hidden(node, role, hide):
+    for h in hide:
+        if h == role or h == node.type:
+            return True
+        if h == "init" and (node.name == "init" or "/Initializer/" in node.name + "/"
+                            or node.name.endswith("/Assign") and node.type == "Assign"):
+            return True
+        if "*" in h or "?" in h or "[" in h:
+            if fnmatch.fnmatchcase(node.name, h):
+                return True
+        elif node.name == h.rstrip("/") or node.name.startswith(h.rstrip("/") + "/"):
+            return True
+    return False
+
+
+def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group_series=True, hide=(),
+          max_nodes=200):
+    layout = Layout()
+    bookkeeping, explicit = parse_collapse(collapse)
+    expand = frozenset(s.strip("/") for s in (expand or ()))
+    if isinstance(hide, str):
+        hide = [hide]
+    hide = tuple(hide or ())
+    roles = {}
+    visible = []
+    for n in view.nodes:
+        r = role_of(n)
+        roles[n.name] = r
+        if hide and _hidden(n, r, hide):
+            layout.hidden.append(n)
+        else:
+            visible.append(n)
+
+    focus = scope.strip("/") if scope else None
+    base = 0
+    if focus:
+        base = focus.count("/") + 1
+        prefix = focus + "/"
+        members = [n for n in visible if n.name.startswith(prefix)]
+        if not members:
+            tops = sorted({n.name.split("/")[0] for n in visible if "/" in n.name})
+            raise ValueError("No ops in scope %r; scopes at the top level are: %s" % (
+                focus, ", ".join(tops[:30]) or "(none)"))
+    else:
+        members = visible
+    layout.focus = focus
+    layout.members = len(members)
+
+    # per node: its scope prefixes below the focus, as (path, component, relative level)
+    chains = []
+    max_rel = 0
+    for n in members:
+        parts = n.name.split("/")
+        chain = []
+        path = focus or ""
+        for i in range(base, len(parts) - 1):
+            path = parts[i] if not path else path + "/" + parts[i]
+            chain.append((path, parts[i], i - base))
+        if len(chain) > max_rel:
+            max_rel = len(chain)
+        chains.append(chain)
+
+    def assign(cap):
+        keys = []
+        for chain in chains:
+            key = None
+            for path, comp, rel in chain:
+                if path in expand:
+                    continue
+                if path in explicit:
+                    key = (path, "requested")
+                elif bookkeeping and bookkeeping_kind(comp):
+                    key = (path, "bookkeeping")
+                elif depth is not None and rel >= depth:
+                    key = (path, "depth")
+                elif cap is not None and rel >= cap:
+                    key = (path, "auto")
+                else:
+                    continue
+                break
+            keys.append(key)
+        return keys
+
+    def series_of(keys):
+        """Group numbered ops / collapsed scopes of one kind in one container: key -> series key."""
+        candidates = {}
+        seen_scopes = set()
+        for n, key in zip(members, keys):
+            if key is None:
+                leaf_path, kind, t = n.name, "op", n.type
+            else:
+                if key[0] in seen_scopes:
+                    continue
+                seen_scopes.add(key[0])
+                leaf_path, kind, t = key[0], "scope", None
+            container, _, leaf = leaf_path.rpartition("/")
+            m = _SUFFIX.match(leaf)
+            stem = m.group(1) if m else leaf
+            candidates.setdefault((container, kind, t, stem), []).append(leaf_path)
+        series = {}
+        for skey, paths in candidates.items():
+            if len(paths) >= SERIES_MIN and len(set(paths)) >= SERIES_MIN:
+                numbered = sum(1 for p in paths if _SUFFIX.match(p.rpartition("/")[2]))
+                if numbered >= SERIES_MIN - 1:
+                    for p in paths:
+                        series[(skey[1], p)] = skey
+        return series
+
+    def count(keys, series):
+        boxes = set()
+        for n, key in zip(members, keys):
+            if key is None:
+                boxes.add(series.get(("op", n.name)) or ("op", n.name))
+            else:
+                boxes.add(series.get(("scope", key[0])) or key[0])
+        return len(boxes)
+
+    keys = assign(None)
+    series = series_of(keys) if group_series else {}
+    if max_nodes is not None and count(keys, series) > max_nodes:
+        chosen = None
+        for cap in range(max_rel - 1, -1, -1):
+            trial = assign(cap)
+            trial_series = series_of(trial) if group_series else {}
+            if count(trial, trial_series) <= max_nodes:
+                chosen = (cap, trial, trial_series)
+                break
+        if chosen is None:
+            trial = assign(0)
+            chosen = (0, trial, series_of(trial) if group_series else {})
+        layout.auto_level, keys, series = chosen
+        if max_rel == 0 and layout.auto_level == 0:
+            layout.auto_level = None
+
+    units = {}
+    scope_sets = {}
+    for n, key in zip(members, keys):
+        if key is None:
+            skey = series.get(("op", n.name))
+            if skey is None:
+                uid = "op:" + n.name
+                unit = units.get(uid)
+                if unit is None:
+                    unit = units[uid] = Unit(uid, "op", n.name, n.name.rpartition("/")[0], roles[n.name],
+                                             op_type=n.type)
+            else:
+                container, _, t, stem = skey
+                uid = "series:%s/%s:%s" % (container, stem, t)
+                unit = units.get(uid)
+                if unit is None:
+                    unit = units[uid] = Unit(uid, "series", stem, container, roles[n.name], op_type=t)
+                unit.count += 1
+        else:
+            path, reason = key
+            skey = series.get(("scope", path))
+            if skey is None:
+                uid = "scope:" + path
+                unit = units.get(uid)
+                if unit is None:
+                    kind = bookkeeping_kind(path.rpartition("/")[2])
+                    unit = units[uid] = Unit(uid, "scope", path, path.rpartition("/")[0],
+                                             scope_role(kind), reason)
+            else:
+                container, _, _, stem = skey
+                uid = "series:%s/%s:scope" % (container, stem)
+                unit = units.get(uid)
+                if unit is None:
+                    unit = units[uid] = Unit(uid, "series", stem, container, "compute", reason)
+                scope_sets.setdefault(uid, set()).add(path)
+                unit.count = len(scope_sets[uid])
+        unit.members.append(n)
+        layout.unit_of[n.name] = unit
+
+    if max_nodes is not None and len(units) > max_nodes:
+        _bucket(layout, units, max_nodes)
+
+    ordered = sorted(units.values(), key=lambda u: u.members[0]._id)
+    for i, u in enumerate(ordered):
+        u.order = i
+    layout.units = ordered
+    if focus:
+        _externals(layout, visible, members)
+    _edges(layout, view)
+    return layout
+
+
+def _bucket(layout, units, max_nodes):
+    """Last resort for flat graphs: merge single ops of one type in one container, biggest groups first."""
+    groups = {}
+    for u in units.values():
+        if u.kind == "op":
+            groups.setdefault((u.container, u.op_type), []).append(u)
+    excess = len(units) - max_nodes
+    for (container, t), group_units in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        if excess <= 0 or len(group_units) < 2:
+            break
+        uid = "bucket:%s/%s" % (container, t)
+        bucket = Unit(uid, "bucket", t, container, group_units[0].role, "auto", op_type=t)
+        for u in group_units:
+            del units[u.id]
+            bucket.members.extend(u.members)
+        bucket.members.sort(key=lambda m: m._id)
+        bucket.count = len(bucket.members)
+        for m in bucket.members:
+            layout.unit_of[m.name] = bucket
+        units[uid] = bucket
+        excess -= len(group_units) - 1
+        layout.bucketed = True
+
+
+def _externals(layout, visible, members):
+    """With a focus scope: ops outside it that feed it or consume from it, as small stubs."""
+    inside = layout.unit_of
+    externals = {}
+    member_set = set(m.name for m in members)
+    for n in members:
+        for t in n._inputs:
+            p = t._op
+            if p.name not in inside and p.name not in externals:
+                externals[p.name] = p
+        for c in n._control_inputs:
+            if c.name not in inside and c.name not in externals:
+                externals[c.name] = c
+    hidden = set(h.name for h in layout.hidden)
+    for n in visible:
+        if n.name in member_set or n.name in externals:
+            continue
+        if any(t._op.name in member_set for t in n._inputs) or any(c.name in member_set for c in n._control_inputs):
+            externals[n.name] = n
+    for name in sorted(externals, key=lambda k: externals[k]._id):
+        if name in hidden:
+            continue
+        n = externals[name]
+        u = Unit("ext:" + name, "external", name, None, role_of(n), op_type=n.type)
+        u.members.append(n)
+        u.order = len(layout.units)
+        layout.units.append(u)
+        layout.unit_of[name] = u
+
+
+def _edges(layout, view):
+    unit_of = layout.unit_of
+    edges = layout.edges
+    for unit in layout.units:
+        for n in unit.members:
+            dst = unit.id
+            for t in n._inputs:
+                src = unit_of.get(t._op.name)
+                if src is None or src is unit or (src.kind == unit.kind == "external"):
+                    continue
+                edges.setdefault((src.id, dst, "data"), []).append(t)
+            for c in n._control_inputs:
+                src = unit_of.get(c.name)
+                if src is None or src is unit or (src.kind == unit.kind == "external"):
+                    continue
+                edges.setdefault((src.id, dst, "ctrl"), []).append(c)

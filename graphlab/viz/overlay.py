@@ -1,0 +1,133 @@
+"""The pruned view: which ops a run executes. Fetches and feeds go through the same normalisation and the
+same ``prune`` the Session uses, so the highlighted ops are exactly the ones that would run; with a session,
+its last run (what actually executed, whether the plan came from the cache) and a RunMetadata's per-op
+times are shown instead or on top."""
+from graphlab.runtime.pruning import prune
+
+
+class Overlay:
+    """Names of active (executed) ops, fed tensors (cut points), fetched ops, per-op µs, plan cache state."""
+
+    def __init__(self):
+        self.active = set()
+        self.fed = set()
+        self.fetched = set()
+        self.times = {}
+        self.cached = None
+        self.source = ""            # "prune" or "last run"
+
+    def describe(self, total):
+        text = "%s: %d of %d ops execute" % (
+            "last run" if self.source == "last run" else "pruned for the fetches", len(self.active), total)
+        if self.fed:
+            text += "; fed (cut): %s" % ", ".join(sorted(self.fed))
+        if self.cached is not None:
+            text += "; plan %s" % ("cached" if self.cached else "new")
+        if self.times:
+            text += "; traced %d ops, %d µs in kernels" % (len(self.times), sum(self.times.values()))
+        return text
+
+
+def _as_list(x):
+    if x is None:
+        return []
+    if isinstance(x, dict):
+        return list(x.keys())
+    if isinstance(x, (list, tuple, set, frozenset)):
+        return list(x)
+    return [x]
+
+
+def build(view, fetches=None, feeds=None, session=None, run_metadata=None):
+    """The overlay for ``render``, or None when nothing asks for one."""
+    if fetches is None and session is None and run_metadata is None:
+        if feeds:
+            raise ValueError("feeds= needs fetches=: say what the run computes, then which tensors are fed.")
+        return None
+    overlay = Overlay()
+    graph = view.source
+    live = hasattr(graph, "get_operations")
+    if fetches is not None:
+        overlay.source = "prune"
+        if live:
+            _prune_live(overlay, graph, fetches, feeds)
+        else:
+            _prune_view(overlay, view, fetches, feeds)
+        if session is not None and live:
+            overlay.cached = _plan_cached(session, graph, fetches, feeds)
+    elif session is not None:
+        last = getattr(session, "last_run", None)
+        if last is None:
+            raise ValueError("This session has not run anything yet; pass fetches= to see what a run would "
+                             "execute, or render after sess.run(...).")
+        overlay.source = "last run"
+        overlay.active = set(last.executed)
+        overlay.fed = set(last.feeds)
+        overlay.fetched = set(n.partition(":")[0] for n in last.fetches) | set(last.targets)
+        overlay.cached = last.cached
+    if run_metadata is not None:
+        overlay.times = dict(run_metadata.op_times())
+        if fetches is None and session is None:
+            overlay.source = "last run"
+            overlay.active = set(overlay.times)
+    overlay.active &= set(view.by_name)
+    return overlay
+
+
+def _prune_live(overlay, graph, fetches, feeds):
+    from graphlab.framework.tensor import Tensor
+    from graphlab.runtime import fetches as fetches_mod
+    elements, _ = fetches_mod.flatten_fetches(graph, fetches)
+    tensors = [e for e in elements if isinstance(e, Tensor)]
+    targets = [e for e in elements if not isinstance(e, Tensor)]
+    fed = [graph.as_graph_element(k, allow_operation=False) for k in _as_list(feeds)]
+    overlay.active = set(op.name for op in prune(tensors, targets, set(fed)))
+    overlay.fed = set(t.name for t in fed)
+    overlay.fetched = set(t.op.name for t in tensors) | set(op.name for op in targets)
+
+
+def _plan_cached(session, graph, fetches, feeds):
+    """Whether the session already holds the pruned plan for these fetches and feeds."""
+    from graphlab.framework.tensor import Tensor
+    from graphlab.runtime import fetches as fetches_mod
+    plans = getattr(session, "_plans", None)
+    if plans is None:
+        return None
+    elements, _ = fetches_mod.flatten_fetches(graph, fetches)
+    fed = frozenset(graph.as_graph_element(k, allow_operation=False) for k in _as_list(feeds))
+    key = (tuple(e for e in elements if isinstance(e, Tensor)),
+           tuple(e for e in elements if not isinstance(e, Tensor)), fed)
+    return key in plans
+
+
+def _resolve_view(view, name, allow_op=True):
+    name = getattr(name, "name", name)
+    op_name, colon, index = name.partition(":")
+    node = view.by_name.get(op_name)
+    if node is None:
+        raise KeyError("The name %r refers to an op that is not in this GraphDef." % name)
+    if colon:
+        i = int(index)
+        if i >= len(node.outputs):
+            from graphlab.viz.view import TensorView
+            while len(node.outputs) <= i:
+                node.outputs.append(TensorView(node, len(node.outputs), None, None))
+        return node.outputs[i]
+    return node if allow_op else (node.outputs[0] if node.outputs else None)
+
+
+def _prune_view(overlay, view, fetches, feeds):
+    """GraphDef views carry the attributes ``prune`` walks, so the same function serves files too."""
+    from graphlab.viz.view import TensorView
+    tensors, targets = [], []
+    for f in _as_list(fetches):
+        e = _resolve_view(view, f)
+        (tensors if isinstance(e, TensorView) else targets).append(e)
+    fed = []
+    for k in _as_list(feeds):
+        e = _resolve_view(view, getattr(k, "name", k) if ":" in getattr(k, "name", k) else
+                          getattr(k, "name", k) + ":0")
+        fed.append(e)
+    overlay.active = set(n.name for n in prune(tensors, targets, set(fed)))
+    overlay.fed = set(t.name for t in fed)
+    overlay.fetched = set(t._op.name for t in tensors) | set(n.name for n in targets)

@@ -1,0 +1,86 @@
+"""``render``: view -> grouping -> overlay -> DOT, with a summary of every simplification made."""
+from graphlab.viz import dot as dot_mod
+from graphlab.viz import grouping, overlay as overlay_mod, view as view_mod
+from graphlab.viz.result import RenderResult
+
+MAX_LISTED = 8
+
+
+def make_view(graph_or_graph_def, upto_op_count=None):
+    if hasattr(graph_or_graph_def, "get_operations"):
+        return view_mod.from_graph(graph_or_graph_def, upto_op_count)
+    if hasattr(graph_or_graph_def, "node") or isinstance(graph_or_graph_def, (bytes, bytearray)):
+        return view_mod.from_graph_def(graph_or_graph_def, upto_op_count)
+    raise TypeError("graphlab.viz.render draws a graphlab Graph or a GraphDef (message or serialized bytes), "
+                    "not %s." % type(graph_or_graph_def).__name__)
+
+
+def render(graph_or_graph_def=None, fetches=None, feeds=None, scope=None, depth=None, collapse="bookkeeping",
+           expand=(), group_series=True, hide=(), show_shapes=True, session=None, run_metadata=None,
+           max_nodes=200, upto_op_count=None, ops_limit=None, rankdir="TB"):
+    """Draw a graph (default: the default graph) as DOT, ready to become SVG. See the package docstring."""
+    if graph_or_graph_def is None:
+        if session is not None:
+            graph_or_graph_def = session.graph
+        else:
+            from graphlab.framework.graph import get_default_graph
+            graph_or_graph_def = get_default_graph()
+    if upto_op_count is None:
+        upto_op_count = ops_limit
+    view = make_view(graph_or_graph_def, upto_op_count)
+    layout = grouping.group(view, scope=scope, depth=depth, collapse=collapse, expand=expand,
+                            group_series=group_series, hide=hide, max_nodes=max_nodes)
+    overlay = overlay_mod.build(view, fetches, feeds, session, run_metadata)
+    info = _info(view, layout, overlay, max_nodes)
+    summary = _summary(info, layout, overlay, view)
+    text = dot_mod.to_dot(layout, overlay, "\n".join(summary), show_shapes=show_shapes, rankdir=rankdir)
+    return RenderResult(text, summary, info)
+
+
+def _info(view, layout, overlay, max_nodes):
+    collapsed = [{"scope": u.name, "ops": len(u.members), "reason": u.reason}
+                 for u in layout.units if u.kind == "scope"]
+    series = [{"name": u.name, "type": u.op_type, "count": u.count, "ops": len(u.members),
+               "container": u.container} for u in layout.units if u.kind == "series"]
+    buckets = [{"type": u.name, "ops": len(u.members), "container": u.container}
+               for u in layout.units if u.kind == "bucket"]
+    info = {"ops": len(view.nodes), "total_ops": view.total, "drawn_ops": layout.members,
+            "boxes": len(layout.units), "collapsed": collapsed, "series": series, "buckets": buckets,
+            "hidden": [n.name for n in layout.hidden], "auto_level": layout.auto_level,
+            "max_nodes": max_nodes, "focus": layout.focus}
+    if overlay is not None:
+        info["overlay"] = {"active": sorted(overlay.active), "fed": sorted(overlay.fed),
+                           "fetched": sorted(overlay.fetched), "cached": overlay.cached,
+                           "times": dict(overlay.times), "source": overlay.source}
+    return info
+
+
+def _listed(items):
+    shown = items[:MAX_LISTED]
+    more = len(items) - len(shown)
+    return ", ".join(shown) + (", and %d more" % more if more > 0 else "")
+
+
+def _summary(info, layout, overlay, view):
+    head = "%d ops" % info["ops"]
+    if info["ops"] != info["total_ops"]:
+        head = "first %d of %d ops" % (info["ops"], info["total_ops"])
+    if layout.focus:
+        head += ", scope %s (%d ops)" % (layout.focus, layout.members)
+    lines = ["%s drawn as %d boxes" % (head, info["boxes"])]
+    if info["collapsed"]:
+        lines.append("collapsed: " + _listed(["%s (%d ops, %s)" % (c["scope"], c["ops"], c["reason"])
+                                              for c in info["collapsed"]]))
+    if info["series"]:
+        lines.append("series: " + _listed(["%s ×%d" % (s["name"], s["count"]) for s in info["series"]]))
+    if layout.auto_level is not None:
+        lines.append("auto-collapsed scopes below depth %d to stay near max_nodes=%d" % (
+            layout.auto_level, info["max_nodes"]))
+    if info["buckets"]:
+        lines.append("grouped by type to stay near max_nodes=%d: %s" % (
+            info["max_nodes"], _listed(["%s ×%d" % (b["type"], b["ops"]) for b in info["buckets"]])))
+    if info["hidden"]:
+        lines.append("hidden: %d ops" % len(info["hidden"]))
+    if overlay is not None:
+        lines.append(overlay.describe(len(view.nodes)))
+    return lines

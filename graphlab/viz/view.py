@@ -1,0 +1,192 @@
+"""A lightweight, read-only view of a graph for drawing: one ``NodeView`` per op with its type, inputs,
+control inputs and output shapes. Built from a live ``Graph`` (optionally only its first N ops: graphs are
+append-only, so a prefix is the graph as it was earlier) or from a ``GraphDef`` loaded from a file.
+
+The views carry ``_inputs`` / ``_control_inputs`` / ``_id`` / ``_op`` like the engine's objects, so the
+engine's own pruning function can walk a GraphDef view too.
+"""
+import numpy as np
+
+from graphlab.framework import dtypes
+
+MIB = 1 << 20
+
+
+class TensorView:
+    """One op output as seen by a drawing: producer, index and a short shape label ("?" for unknown)."""
+
+    __slots__ = ("_op", "index", "shape", "dtype", "source")
+
+    def __init__(self, op, index, shape, dtype, source=None):
+        self._op = op
+        self.index = index
+        self.shape = shape          # label text or None when the shape is not recorded (GraphDef)
+        self.dtype = dtype          # dtype name or None
+        self.source = source        # the engine Tensor, when drawn from a live graph
+
+    @property
+    def name(self):
+        return "%s:%d" % (self._op.name, self.index)
+
+
+class NodeView:
+    """One op: name, type, inputs (TensorViews), control inputs (NodeViews), outputs, constant info."""
+
+    __slots__ = ("name", "type", "_id", "_inputs", "_control_inputs", "outputs", "const", "source", "device")
+
+    def __init__(self, name, op_type, index, source=None):
+        self.name = name
+        self.type = op_type
+        self._id = index
+        self._inputs = []
+        self._control_inputs = []
+        self.outputs = []
+        self.const = None           # (shape label, dtype name, bytes) for Const ops
+        self.source = source        # the engine Operation, when drawn from a live graph
+        self.device = ""
+
+    def __repr__(self):
+        return "<NodeView %s %s>" % (self.name, self.type)
+
+
+class GraphView:
+    """Nodes in creation order plus a name index; ``total`` is the size of the whole graph."""
+
+    def __init__(self, nodes, total, source):
+        self.nodes = nodes
+        self.by_name = {n.name: n for n in nodes}
+        self.total = total
+        self.source = source        # the Graph or GraphDef drawn
+
+
+def shape_label(shape):
+    """``[2,3]``, ``[?,3]``, ``[]`` for a scalar, ``?`` for unknown rank."""
+    dims = getattr(shape, "_dims", shape)
+    if dims is None:
+        return "?"
+    out = []
+    for d in dims:
+        v = getattr(d, "_value", d)
+        out.append("?" if v is None or (isinstance(v, int) and v < 0) else str(v))
+    return "[%s]" % ",".join(out)
+
+
+def from_graph(graph, upto_op_count=None):
+    """The view of a live graph, or of its first ``upto_op_count`` ops (the graph as it was then)."""
+    ops = graph.get_operations()
+    total = len(ops)
+    if upto_op_count is not None:
+        if upto_op_count < 0:
+            raise ValueError("upto_op_count must be >= 0, got %d" % upto_op_count)
+        ops = ops[:upto_op_count]
+    views = {}
+    nodes = []
+    for i, op in enumerate(ops):
+        node = NodeView(op.name, op.type, i, op)
+        for t in op.outputs:
+            node.outputs.append(TensorView(node, t.value_index, shape_label(t.shape), t.dtype.name, t))
+        if op.type == "Const":
+            node.const = _const_info(op.get_attr("value"), op.get_attr("dtype"))
+        views[op] = node
+        nodes.append(node)
+        for t in op.inputs:
+            producer = views.get(t.op)
+            if producer is not None and t.value_index < len(producer.outputs):
+                node._inputs.append(producer.outputs[t.value_index])
+        for c in op.control_inputs:
+            producer = views.get(c)
+            if producer is not None:   # a control input added later may point past the prefix
+                node._control_inputs.append(producer)
+    return GraphView(nodes, total, graph)
+
+
+def _const_info(value, dtype):
+    value = np.asarray(value)
+    itemsize = value.dtype.itemsize if value.dtype != object else 1
+    if value.dtype == object:  # strings: count their bytes
+        nbytes = sum(len(v) if isinstance(v, (bytes, str)) else 8 for v in value.reshape(-1))
+    else:
+        nbytes = value.size * itemsize
+    name = dtype.name if hasattr(dtype, "name") else str(dtype)
+    return (shape_label(list(value.shape)), name, int(nbytes))
+
+
+def from_graph_def(graph_def, upto_op_count=None):
+    """The view of a ``GraphDef`` (protobuf message or serialized bytes), from NodeDef fields only:
+    inputs ``"op"``, ``"op:k"`` and ``"^ctrl"``; shapes from ``_output_shapes`` when the file has them."""
+    from graphlab.formats.protos import graph_def_pb2
+    if isinstance(graph_def, (bytes, bytearray)):
+        parsed = graph_def_pb2.GraphDef()
+        parsed.ParseFromString(bytes(graph_def))
+        graph_def = parsed
+    node_defs = list(graph_def.node)
+    total = len(node_defs)
+    if upto_op_count is not None:
+        node_defs = node_defs[:upto_op_count]
+    nodes = []
+    by_name = {}
+    for i, nd in enumerate(node_defs):
+        node = NodeView(nd.name, nd.op, i)
+        node.device = nd.device
+        by_name[nd.name] = node
+        nodes.append(node)
+    for nd, node in zip(node_defs, nodes):
+        shapes = []
+        if "_output_shapes" in nd.attr:
+            shapes = [_proto_shape_label(s) for s in nd.attr["_output_shapes"].list.shape]
+        dtype = None
+        for key in ("dtype", "T", "out_type"):
+            if key in nd.attr and nd.attr[key].HasField("type"):
+                dtype = _dtype_name(nd.attr[key].type)
+                break
+        for k, s in enumerate(shapes):
+            node.outputs.append(TensorView(node, k, s, dtype))
+        if nd.op == "Const" and "value" in nd.attr:
+            node.const = _proto_const_info(nd.attr["value"].tensor)
+            if not node.outputs:
+                node.outputs.append(TensorView(node, 0, node.const[0], node.const[1]))
+        for name in nd.input:
+            if name.startswith("^"):
+                producer = by_name.get(name[1:])
+                if producer is not None:
+                    node._control_inputs.append(producer)
+                continue
+            op_name, _, index = name.partition(":")
+            producer = by_name.get(op_name)
+            if producer is None:
+                continue
+            index = int(index) if index.isdigit() else 0
+            while len(producer.outputs) <= index:
+                producer.outputs.append(TensorView(producer, len(producer.outputs), None, None))
+            node._inputs.append(producer.outputs[index])
+    return GraphView(nodes, total, graph_def)
+
+
+def _proto_shape_label(proto):
+    if proto.unknown_rank:
+        return "?"
+    return shape_label([d.size for d in proto.dim])
+
+
+def _dtype_name(enum):
+    try:
+        return dtypes.as_dtype(enum).name
+    except Exception:  # an enum our dtype table does not know: still draw it
+        return "dtype%d" % enum
+
+
+def _proto_const_info(tensor):
+    dtype = _dtype_name(tensor.dtype)
+    dims = [d.size for d in tensor.tensor_shape.dim]
+    count = int(np.prod(dims)) if dims else 1
+    try:
+        itemsize = dtypes.as_dtype(tensor.dtype).size
+    except Exception:
+        itemsize = 1
+    if tensor.tensor_content:
+        nbytes = len(tensor.tensor_content)
+    elif tensor.string_val:
+        nbytes = sum(len(s) for s in tensor.string_val)
+    else:
+        nbytes = count * itemsize
+    return (shape_label(dims), dtype, int(nbytes))
