@@ -1,0 +1,171 @@
+"""Random ops. Each stateful kernel keeps a numpy Generator in the session's state, keyed by the op's name:
+two runs of one op give new numbers, and a fresh session on a seeded graph repeats the same sequence, as in
+TF. (The numbers themselves differ from TF's Philox generator; only the seeding behaviour is matched.)
+"""
+import numpy as np
+
+from graphlab.framework import dtypes, tensor_shape
+from graphlab.framework import graph as graph_mod
+from graphlab.framework.random_seed import get_seed, set_random_seed  # noqa: F401  (re-export)
+from graphlab.ops import array_ops
+from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
+
+
+def _generator(ctx):
+    """This op's Generator in this session: seeded from (seed, seed2) unless both are 0 (fresh randomness)."""
+    key = ("random", ctx.op.name)
+    gen = ctx.state.get(key)
+    if gen is None:
+        seed, seed2 = ctx.attrs.get("seed", 0), ctx.attrs.get("seed2", 0)
+        gen = np.random.default_rng([seed, seed2] if seed or seed2 else None)
+        ctx.state[key] = gen
+    return gen
+
+
+def _shape_outputs(op):
+    return [(op._attrs["dtype"], array_ops._shape_of(array_ops._partial_shape(op._inputs[0])))]
+
+
+def _seed_attrs(seed, dtype):
+    s1, s2 = get_seed(seed)
+    return {"dtype": dtypes.as_dtype(dtype).base_dtype, "seed": s1 or 0, "seed2": s2 or 0}
+
+
+def _dims(value):
+    return [int(d) for d in value]
+
+
+register_op(
+    "RandomStandardNormal",
+    inputs=["shape: T=int32"],
+    outputs=_shape_outputs,
+    kernel=lambda ctx, shape: _generator(ctx).standard_normal(_dims(shape)).astype(
+        ctx.attrs["dtype"].as_numpy_dtype),
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Samples from the normal distribution with mean 0 and standard deviation 1.")
+
+register_op(
+    "RandomUniform",
+    inputs=["shape: T=int32"],
+    outputs=_shape_outputs,
+    kernel=lambda ctx, shape: _generator(ctx).random(_dims(shape)).astype(ctx.attrs["dtype"].as_numpy_dtype),
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Samples uniformly from [0, 1).")
+
+
+def _truncated_kernel(ctx, shape):
+    """Normal samples redrawn until they fall within two standard deviations, as TF does."""
+    gen = _generator(ctx)
+    out = gen.standard_normal(_dims(shape))
+    bad = np.abs(out) > 2
+    while bad.any():
+        out[bad] = gen.standard_normal(int(bad.sum()))
+        bad = np.abs(out) > 2
+    return out.astype(ctx.attrs["dtype"].as_numpy_dtype)
+
+
+register_op(
+    "TruncatedNormal",
+    inputs=["shape: T=int32"],
+    outputs=_shape_outputs,
+    kernel=_truncated_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Normal samples with values beyond two standard deviations redrawn.")
+
+
+def _uniform_int_kernel(ctx, shape, low, high):
+    if low >= high:
+        from graphlab.framework.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, ctx.op, "Need minval < maxval: %d >= %d" % (low, high))
+    return _generator(ctx).integers(low, high, _dims(shape)).astype(ctx.attrs["Tout"].as_numpy_dtype)
+
+
+register_op(
+    "RandomUniformInt",
+    inputs=["shape: T=int32", "minval: Tout", "maxval: Tout"],
+    outputs=lambda op: [(op._attrs["Tout"], array_ops._shape_of(array_ops._partial_shape(op._inputs[0])))],
+    kernel=_uniform_int_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Integers sampled uniformly from [minval, maxval).")
+
+register_op(
+    "RandomShuffle",
+    inputs=["value: T"],
+    outputs=lambda op: [(op._inputs[0]._dtype.base_dtype, op._inputs[0]._shape)],
+    kernel=lambda ctx, x: _generator(ctx).permutation(x) if np.ndim(x) else x,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Shuffles a tensor along its first axis.")
+
+
+def _math():
+    from graphlab.ops import math_ops
+    return math_ops
+
+
+def _scaled(op_type, shape, mean, stddev, dtype, seed, name, default):
+    """random_normal / truncated_normal: sample * stddev + mean under one scope, as TF."""
+    with graph_mod.name_scope(name, default, [shape, mean, stddev]) as scope:
+        dtype = dtypes.as_dtype(dtype).base_dtype
+        shape_t = _shape_tensor(shape)
+        mean_t = convert_to_tensor(mean, dtype=dtype, name="mean")
+        std_t = convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        sample = build_op(op_type, [shape_t], attrs=_seed_attrs(seed, dtype)).outputs[0]
+        m = _math()
+        return m.add(sample * std_t, mean_t, name=scope)   # operators give TF's lowercase "mul"
+
+
+def _shape_tensor(shape):
+    if isinstance(shape, tensor_shape.TensorShape):
+        shape = shape.as_list()
+    return convert_to_tensor(shape, dtype=dtypes.int32, name="shape") \
+        if not hasattr(shape, "_op") else shape
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """``tf.random_normal``: RandomStandardNormal, then mul and add (named "random_normal")."""
+    return _scaled("RandomStandardNormal", shape, mean, stddev, dtype, seed, name, "random_normal")
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """``tf.truncated_normal``."""
+    return _scaled("TruncatedNormal", shape, mean, stddev, dtype, seed, name, "truncated_normal")
+
+
+def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    """``tf.random_uniform``: floats in [minval, maxval) (a bare RandomUniform for [0, 1), as TF 2's compat.v1
+    builds it), or RandomUniformInt for integer dtypes (maxval required)."""
+    dtype = dtypes.as_dtype(dtype).base_dtype
+    if dtype.is_integer and maxval is None:
+        raise ValueError("Must specify maxval for integer dtype %r" % dtype)
+    if maxval is None:
+        maxval = 1
+    with graph_mod.name_scope(name, "random_uniform", [shape, minval, maxval]) as scope:
+        shape_t = _shape_tensor(shape)
+        plain = not hasattr(minval, "_op") and not hasattr(maxval, "_op") and minval == 0 and maxval == 1
+        if plain and not dtype.is_integer:
+            return build_op("RandomUniform", [shape_t], attrs=_seed_attrs(seed, dtype)).outputs[0]
+        lo = convert_to_tensor(minval, dtype=dtype, name="min")
+        hi = convert_to_tensor(maxval, dtype=dtype, name="max")
+        if dtype.is_integer:
+            attrs = _seed_attrs(seed, dtype)
+            attrs["Tout"] = attrs.pop("dtype")
+            return build_op("RandomUniformInt", [shape_t, lo, hi], attrs=attrs, name=scope).outputs[0]
+        sample = build_op("RandomUniform", [shape_t], attrs=_seed_attrs(seed, dtype)).outputs[0]
+        m = _math()
+        return m.add(sample * (hi - lo), lo, name=scope)
+
+
+def random_shuffle(value, seed=None, name=None):
+    """``tf.random_shuffle``."""
+    value = convert_to_tensor(value, name="value") if hasattr(value, "_op") else value
+    s1, s2 = get_seed(seed)
+    return build_op("RandomShuffle", [value], attrs={"seed": s1 or 0, "seed2": s2 or 0}, name=name).outputs[0]
+
+
+__all__ = ["random_normal", "truncated_normal", "random_uniform", "random_shuffle", "set_random_seed",
+           "get_seed"]
