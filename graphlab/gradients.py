@@ -1,0 +1,422 @@
+"""Symbolic differentiation: ``gradients(ys, xs)`` adds gradient ops to the graph, under a ``gradients/`` name
+scope, by walking back from ``ys`` to ``xs`` and calling each op's gradient rule from the registry.
+
+The walk follows TensorFlow's own order (a queue of ops whose consumers are all done), so the ops it adds get
+the names TensorFlow gives them: ``gradients/grad_ys_0``, ``gradients/add_grad/Sum``, ``gradients/AddN``.
+
+Gradient rules return gradients shaped like the op's output; for broadcasting binary ops this module undoes
+the broadcasting in one place (``reduce_broadcast``) with Shape, BroadcastGradientArgs, Sum and Reshape.
+"""
+import collections
+
+import numpy as np
+
+from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
+from graphlab.framework.operation import Operation
+from graphlab.framework.tensor import Tensor
+from graphlab.ops import registry
+from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+
+# -------------------------------------------------------------------------------- BroadcastGradientArgs
+
+
+def _bga_outputs(op):
+    return [(op._inputs[0]._dtype.base_dtype, tensor_shape.TensorShape([None]))] * 2
+
+
+def _bga_kernel(ctx, s0, s1):
+    """For shapes s0, s1 of a broadcasting op's inputs: the axes of the result each input was stretched
+    along (those its gradient must be summed over)."""
+    s0, s1 = [int(d) for d in s0], [int(d) for d in s1]
+    n = max(len(s0), len(s1))
+    p0, p1 = [1] * (n - len(s0)) + s0, [1] * (n - len(s1)) + s1
+    r0, r1 = [], []
+    for axis, (a, b) in enumerate(zip(p0, p1)):
+        if a == b:
+            if a == 1:   # TF reduces size-1 axes of both (harmless, keeps shapes consistent)
+                r0.append(axis)
+                r1.append(axis)
+            continue
+        if a == 1:
+            r0.append(axis)
+        elif b == 1:
+            r1.append(axis)
+        else:
+            from graphlab.framework.errors import InvalidArgumentError
+            raise InvalidArgumentError(None, ctx.op, "Incompatible shapes: %s vs. %s" % (s0, s1))
+    dt = ctx.attrs["T"].as_numpy_dtype
+    return np.array(r0, dtype=dt), np.array(r1, dtype=dt)
+
+
+if "BroadcastGradientArgs" not in registry.registered_types():
+    register_op(
+        "BroadcastGradientArgs",
+        inputs=["s0: T", "s1: T"],
+        outputs=_bga_outputs,
+        kernel=_bga_kernel,
+        grad=NOT_DIFFERENTIABLE,
+        doc="Reduction axes that undo numpy broadcasting of two shapes (used by gradients).")
+
+
+def broadcast_gradient_args(s0, s1, name=None):
+    op = build_op("BroadcastGradientArgs", [s0, s1], name=name)
+    return op.outputs[0], op.outputs[1]
+
+
+# ----------------------------------------------------------------------------- central un-broadcasting
+
+BROADCASTING_OPS = {
+    "Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "DivNoNan", "FloorDiv", "FloorMod", "TruncateDiv",
+    "Maximum", "Minimum", "Pow", "SquaredDifference", "Atan2", "Xdivy", "Xlogy", "MulNoNan", "Mod",
+    "Select", "SelectV2",
+}
+"""Op types whose inputs broadcast against each other: their rules return output-shaped gradients and
+``reduce_broadcast`` sums each back to its input's shape. Add an op type here when registering one."""
+
+
+def _fully_equal(x, y, grad):
+    sx, sy, sg = x._shape, y._shape, grad._shape
+    return (sx.is_fully_defined() and sy.is_fully_defined() and sg.is_fully_defined()
+            and sx.as_list() == sy.as_list() == sg.as_list())
+
+
+def _static_axes(x_shape, y_shape):
+    """TF's ``_InferGradientReductionAxes``: reduction axes known at build time, or (None, None)."""
+    if x_shape.ndims is None or y_shape.ndims is None:
+        return None, None
+    xs, ys = x_shape.as_list(), y_shape.as_list()
+    rank = max(len(xs), len(ys))
+    x_axes, y_axes = [], []
+    for axis in range(rank):
+        xd = 1 if axis < rank - len(xs) else xs[axis - (rank - len(xs))]
+        yd = 1 if axis < rank - len(ys) else ys[axis - (rank - len(ys))]
+        if xd == 1 and yd != 1:
+            x_axes.append(axis)
+        elif yd == 1 and xd != 1:
+            y_axes.append(axis)
+        elif xd is None or yd is None:
+            return None, None
+    return x_axes, y_axes
+
+
+def _shape(x):
+    """``tf.shape`` as TF builds it: a Const named Shape when the static shape is fully known."""
+    if x._shape.is_fully_defined():
+        return registry.constant(np.array(x._shape.as_list(), dtype=np.int32), name="Shape")
+    from graphlab.ops import array_ops
+    return array_ops.shape(x)
+
+
+def reduce_broadcast(x, y, gx, gy):
+    """Sum the output-shaped gradients ``gx``, ``gy`` of a broadcasting op back to the shapes of ``x`` and
+    ``y`` (TF's SmartBroadcastGradientArgs: static axes when shapes allow, BroadcastGradientArgs if not)."""
+    from graphlab.ops import array_ops, math_ops
+    grad = gx if gx is not None else gy
+    if grad is None or _fully_equal(x, y, grad):
+        return gx, gy
+    sx = _shape(x)
+    sy = _shape(y)
+    x_axes, y_axes = _static_axes(x._shape, y._shape)
+    if x_axes is None or y_axes is None:
+        x_axes, y_axes = broadcast_gradient_args(sx, sy)
+        x_must = y_must = True
+    else:
+        x_must = bool(x_axes) or x._shape.ndims < y._shape.ndims
+        y_must = bool(y_axes) or y._shape.ndims < x._shape.ndims
+    if gx is not None and x_must:
+        gx = array_ops.reshape(math_ops.reduce_sum(gx, x_axes, keepdims=True), sx)
+    if gy is not None and y_must:
+        gy = array_ops.reshape(math_ops.reduce_sum(gy, y_axes, keepdims=True), sy)
+    return gx, gy
+
+
+# ---------------------------------------------------------------------------------------- gradients()
+
+_TRAINABLE = None
+
+
+def _is_trainable(t):
+    global _TRAINABLE
+    if _TRAINABLE is None:
+        _TRAINABLE = {dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128,
+                      dtypes.bfloat16, dtypes.resource, dtypes.variant}
+    return t._dtype.base_dtype in _TRAINABLE
+
+
+def _as_list(x):
+    if x is None:
+        return []
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _as_tensor(x, as_ref=False):
+    if isinstance(x, Tensor):
+        return x
+    return registry.convert_to_tensor(x, as_ref=as_ref)
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
+              gate_gradients=False, aggregation_method=None, stop_gradients=None,
+              unconnected_gradients="none"):
+    """``tf.gradients``: symbolic d(sum of ys)/d(x) for each x in ``xs``, as new ops in the graph.
+
+    Returns one tensor per x (``None`` where x does not influence ys, or zeros with
+    ``unconnected_gradients="zero"``). ``stop_gradients`` are treated as constants."""
+    ys = _as_list(ys)
+    xs = _as_list(xs)
+    stop_gradients = _as_list(stop_gradients)
+    grad_ys = [None] * len(ys) if grad_ys is None else _as_list(grad_ys)
+    unconnected = getattr(unconnected_gradients, "value", unconnected_gradients)
+    if unconnected not in ("none", "zero"):
+        raise ValueError("Unknown value for unconnected_gradients: '%s'" % unconnected)
+    if len(grad_ys) != len(ys):
+        raise ValueError("Length mismatch. Passed %d grad_ys for %d ys" % (len(grad_ys), len(ys)))
+    values = [v for v in ys + xs + stop_gradients + grad_ys if v is not None]
+    graph = graph_mod.graph_of([v for v in values if isinstance(v, (Tensor, Operation))
+                                or hasattr(v, "_as_graph_element")]) if values else \
+        graph_mod.get_default_graph()
+    with graph.as_default(), graph.name_scope(name or "gradients"):
+        ys = [_as_tensor(y) for y in ys]
+        xs = [_as_tensor(x, as_ref=True) for x in xs]
+        stop_ops = {_as_tensor(t).op for t in stop_gradients}
+        grad_ys = _default_grad_ys(grad_ys, ys)
+        return _gradients_helper(ys, xs, grad_ys, stop_ops, gate_gradients, unconnected)
+
+
+def _default_grad_ys(grad_ys, ys):
+    from graphlab.ops import array_ops
+    out = []
+    for i, (y, g) in enumerate(zip(ys, grad_ys)):
+        if g is None:
+            if y._dtype.is_complex:
+                raise TypeError("Gradients of complex tensors (%s) must set grad_ys (y.dtype = %s)" %
+                                (y, y._dtype.base_dtype.name))
+            if not (y._dtype.is_floating or y._dtype.is_integer):
+                raise TypeError("Tensor %s with type %s must be numeric to obtain a default gradient" %
+                                (y, y._dtype.base_dtype.name))
+            shape = _shape(y)
+            graph = y.graph
+            with graph.name_scope("grad_ys_%d" % i) as scope:
+                one = registry.constant(np.ones((), y._dtype.base_dtype.as_numpy_dtype), name="Const")
+                out.append(array_ops.fill(shape, one, name=scope))
+            continue
+        g = registry.convert_to_tensor(g, dtype=y._dtype.base_dtype, name="grad_y")
+        out.append(g)
+    return out
+
+
+def _reached_from(from_ops):
+    """Ops reachable forward from ``from_ops`` through trainable tensors."""
+    reached = set()
+    queue = collections.deque(from_ops)
+    while queue:
+        op = queue.popleft()
+        if op in reached:
+            continue
+        reached.add(op)
+        for out in op._outputs:
+            if _is_trainable(out):
+                queue.extend(out._consumers)
+    return reached
+
+
+def _pending_counts(to_ops, from_ops):
+    reached = _reached_from(from_ops)
+    reachable_to = {op for op in to_ops if op in reached}
+    between, between_list = set(), []
+    queue = collections.deque(to_ops)
+    while queue:
+        op = queue.popleft()
+        if op in reached:
+            between.add(op)
+            between_list.append(op)
+            reached.discard(op)
+            queue.extend(t._op for t in op._inputs)
+    pending = collections.defaultdict(int)
+    for op in between_list:
+        for t in op._inputs:
+            if t._op in between:
+                pending[t._op] += 1
+    return reachable_to, pending
+
+
+def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconnected):
+    to_ops = [t._op for t in ys]
+    from_ops = [t._op for t in xs]
+    reachable_to, pending = _pending_counts(to_ops, from_ops)
+    grads = {}
+    for y, g in zip(ys, grad_ys):
+        _set_grad(grads, y, g)
+    queue = collections.deque()
+    seen = set()
+    for op in to_ops:
+        if pending[op] == 0 and op not in seen and op in reachable_to:
+            seen.add(op)
+            queue.append(op)
+    stop_ops = set(stop_gradient_ops)
+    for op in from_ops:
+        if all(pending[t._op] == 0 for t in op._inputs):
+            stop_ops.add(op)
+    graph = ys[0].graph if ys else graph_mod.get_default_graph()
+    while queue:
+        op = queue.popleft()
+        out_grads = _aggregated_grads(grads, op)
+        has_grads = any(g is not None for g in out_grads)
+        in_grads = None
+        if has_grads and op not in stop_ops:
+            rule = _rule_for(op)
+            for i, g in enumerate(out_grads):
+                if g is None and _is_trainable(op._outputs[i]):
+                    from graphlab.ops import array_ops
+                    out_grads[i] = array_ops.zeros_like(op._outputs[i])
+            with graph.name_scope(op.name + "_grad"):
+                in_grads = _as_list(rule(op, *out_grads))
+                if op._type in BROADCASTING_OPS and len(op._inputs) == 2 and len(in_grads) == 2:
+                    in_grads = list(reduce_broadcast(op._inputs[0], op._inputs[1], *in_grads))
+                elif op._type in ("Select", "SelectV2") and len(in_grads) == 3:
+                    in_grads[1:] = list(reduce_broadcast(op._inputs[1], op._inputs[2], *in_grads[1:]))
+                if len(in_grads) != len(op._inputs):
+                    raise ValueError("Num gradients %d generated for op %s do not match num inputs %d" %
+                                     (len(in_grads), op.name, len(op._inputs)))
+                if gate_gradients and len([g for g in in_grads if g is not None]) > 1:
+                    from graphlab.ops import control_flow_ops
+                    in_grads = control_flow_ops.tuple(in_grads)
+        if in_grads is None:
+            in_grads = [None] * len(op._inputs)
+        for i, (t_in, g) in enumerate(zip(op._inputs, in_grads)):
+            if g is None:
+                continue
+            g = _as_tensor(g)
+            if not g._shape.is_compatible_with(t_in._shape):
+                raise ValueError("Incompatible shapes between op input and calculated input gradient. "
+                                 "Forward operation: %s. Input index: %d. Original input shape: %s. "
+                                 "Calculated input gradient shape: %s" % (op.name, i, t_in._shape, g._shape))
+            g._shape = g._shape.merge_with(t_in._shape)
+            _set_grad(grads, t_in, g)
+        for t in op._inputs:
+            pending[t._op] -= 1
+            if pending[t._op] == 0:
+                queue.append(t._op)
+    result = []
+    for x in xs:
+        g = grads.get(x._op)
+        g = g[x._value_index] if g else None
+        if isinstance(g, list):
+            g = g[0] if len(g) == 1 else None
+        if g is None and unconnected == "zero":
+            from graphlab.ops import array_ops
+            g = array_ops.zeros_like(x)
+        result.append(g)
+    return result
+
+
+def _rule_for(op):
+    """The op's gradient rule; TF's LookupError when it has none."""
+    try:
+        opdef = registry.get_opdef(op._type)
+    except KeyError:
+        opdef = None
+    override = getattr(op._graph, "_gradient_override_map", None) or {}
+    if opdef is not None and op._type in override:
+        try:
+            alt = registry.get_opdef(override[op._type])
+            if callable(alt.grad):
+                return alt.grad
+        except KeyError:
+            pass
+    rule = opdef.grad if opdef is not None else None
+    if rule is NOT_DIFFERENTIABLE:
+        return _no_grads
+    if rule is None:
+        raise LookupError(
+            "No gradient defined for operation'%s' (op type: %s). In general every operation must have an "
+            "associated gradient rule for correct autodiff, which this op is lacking. If you want to "
+            "pretend this operation is a constant in your program, you may insert `tf.stop_gradient`."
+            % (op.name, op._type))
+    return rule
+
+
+def _no_grads(op, *grads):
+    return [None] * len(op._inputs)
+
+
+def _set_grad(grads, t, g):
+    op_grads = grads.get(t._op)
+    if op_grads is None:
+        op_grads = grads[t._op] = [[] for _ in t._op._outputs]
+    op_grads[t._value_index].append(g)
+
+
+def _aggregated_grads(grads, op):
+    """One gradient per output of ``op``: the sum (one AddN, named in the ``gradients/`` scope) of all
+    the gradients that reached that output along different paths."""
+    op_grads = grads.get(op)
+    if op_grads is None:
+        return [None] * len(op._outputs)
+    out = []
+    for i, gs in enumerate(op_grads):
+        gs = [g for g in gs if g is not None]
+        if not gs:
+            out.append(None)
+        elif len(gs) == 1:
+            out.append(gs[0])
+        else:
+            from graphlab.ops import math_ops
+            out.append(math_ops.add_n(gs))
+        op_grads[i] = [out[-1]] if out[-1] is not None else []
+    return out
+
+
+# ------------------------------------------------------------------------------------- numeric checks
+
+def numeric_jacobian_check(build, inputs, feed=None, delta=1e-6):
+    """Compare ``gradients`` with central differences in float64 (used by the registry-wide test).
+
+    ``build(*placeholders)`` builds a float64 graph from placeholders shaped like ``inputs``; returns
+    (max abs error, analytic grads, numeric grads) for d(sum(output * weights))/d(input_i)."""
+    from graphlab.ops import array_ops, math_ops
+    from graphlab.runtime.session import Session
+    g = graph_mod.Graph()
+    with g.as_default():
+        phs = [array_ops.placeholder(_dtype_of(v), np.shape(v)) for v in inputs]
+        out = build(*phs)
+        rng = np.random.RandomState(0)
+        w_value = rng.uniform(0.5, 1.5, size=out._shape.as_list() if out._shape.is_fully_defined()
+                              else None)
+        w = array_ops.placeholder(out.dtype.base_dtype, None)
+        loss = math_ops.reduce_sum(math_ops.multiply(out, w))
+        grads = gradients(loss, phs)
+        with Session(graph=g) as sess:
+            def f(vals):
+                d = dict(zip(phs, vals))
+                d[w] = w_value if w_value is not None else 1.0
+                return float(sess.run(loss, d))
+            base = [np.array(v, dtype=np.float64) if np.asarray(v).dtype.kind == "f" else np.asarray(v)
+                    for v in inputs]
+            d = dict(zip(phs, base))
+            d[w] = w_value if w_value is not None else 1.0
+            analytic = sess.run([gg for gg in grads if gg is not None], d)
+            it = iter(analytic)
+            analytic = [next(it) if gg is not None else None for gg in grads]
+            numeric = []
+            for i, v in enumerate(base):
+                if v.dtype.kind != "f":
+                    numeric.append(None)
+                    continue
+                num = np.zeros_like(v)
+                for idx in np.ndindex(v.shape):
+                    plus = [b.copy() for b in base]
+                    minus = [b.copy() for b in base]
+                    plus[i][idx] += delta
+                    minus[i][idx] -= delta
+                    num[idx] = (f(plus) - f(minus)) / (2 * delta)
+                numeric.append(num)
+    return analytic, numeric
+
+
+def _dtype_of(v):
+    arr = np.asarray(v)
+    return dtypes.float64 if arr.dtype.kind == "f" else dtypes.as_dtype(arr.dtype)
+
+
+__all__ = ["gradients", "reduce_broadcast", "broadcast_gradient_args", "BROADCASTING_OPS"]
