@@ -58,4 +58,16 @@ def get_collection_ref(key):
     return get_default_graph().get_collection_ref(key)
 
 
+def load_ipython_extension(ip):
+    """``%load_ext graphlab``: load the IPython extension (imported only now: the engine never needs IPython)."""
+    from graphlab_ipython import load_ipython_extension as load
+    load(ip)
+
+
+def unload_ipython_extension(ip):
+    """``%unload_ext graphlab``: remove everything the extension registered."""
+    from graphlab_ipython import unload_ipython_extension as unload
+    unload(ip)
+
+
 __version__ = "0.1.0"

@@ -7,6 +7,14 @@ from graphlab_ipython import drawing
 from graphlab_ipython.watcher import RULES
 
 
+def _parse(magic, line):
+    """parse_argstring, plus ``-h``/``--help`` printing the magic's usage (IPython's parser has no help flag)."""
+    if any(word in ("-h", "--help") for word in line.split()):
+        print(magic.parser.format_help())
+        return None
+    return parse_argstring(magic, line)
+
+
 def _view_arguments(fn):
     for arg in reversed([
             argument("--scope", default=None, help="only ops under this name scope"),
@@ -45,7 +53,9 @@ class GraphMagics(Magics):
     @line_magic
     def graph(self, line):
         """Render the default graph (or a named one)."""
-        args = parse_argstring(self.graph, line)
+        args = _parse(self.graph, line)
+        if args is None:
+            return None
         graph = self._graph_named(args.name)
         options = dict(scope=args.scope, depth=args.depth, collapse=args.collapse, group_series=args.group_series)
         if args.live:
@@ -68,7 +78,9 @@ class GraphMagics(Magics):
     @line_magic
     def subgraph(self, line):
         """Render only what running FETCH would execute (the pruned view)."""
-        args = parse_argstring(self.subgraph, line)
+        args = _parse(self.subgraph, line)
+        if args is None:
+            return None
         graph = self._graph_named(args.graph_name)
         fetches = [self._element(graph, f) for f in args.fetch]
         feeds = [self._element(graph, f) for f in args.feed]
@@ -86,7 +98,9 @@ class GraphMagics(Magics):
     @cell_magic
     def graph_cell(self, line, cell):
         """Run the cell in a fresh graph kept under NAME (re-running replaces it, nothing doubles)."""
-        args = parse_argstring(self.graph_cell, line)
+        args = _parse(self.graph_cell, line)
+        if args is None:
+            return None
         graph = graph_mod.Graph()
         self.watcher.graphs[args.name] = graph
         with graph.as_default():
@@ -102,7 +116,9 @@ class GraphMagics(Magics):
     @line_magic
     def graph_lint(self, line):
         """Turn the after-cell report on or off, set thresholds, or show the settings."""
-        args = parse_argstring(self.graph_lint, line)
+        args = _parse(self.graph_lint, line)
+        if args is None:
+            return None
         config = self.watcher.config
         if args.state == "on":
             config.enabled = True
@@ -123,7 +139,9 @@ class GraphMagics(Magics):
     @line_magic
     def graph_diff(self, line):
         """List the ops execution In [N] added to its graph."""
-        args = parse_argstring(self.graph_diff, line)
+        args = _parse(self.graph_diff, line)
+        if args is None:
+            return None
         record = self.watcher.record_for(args.n) if args.n is not None else (
             self.watcher.records[-1] if self.watcher.records else None)
         if record is None:
@@ -142,7 +160,8 @@ class GraphMagics(Magics):
     @line_magic
     def graph_reset(self, line):
         """tf.reset_default_graph() and forget the extension's history of earlier runs."""
-        parse_argstring(self.graph_reset, line)
+        if _parse(self.graph_reset, line) is None:
+            return
         graph_mod.reset_default_graph()
         self.watcher.forget()
         print("graphlab: the default graph is empty again.")

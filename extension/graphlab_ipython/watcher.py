@@ -19,8 +19,17 @@ _RESTORE_TYPES = frozenset(("RestoreV2", "Restore", "RestoreSlice"))
 _ASSIGN_TYPES = frozenset(("Assign", "AssignVariableOp"))
 
 
-class CellTag(collections.namedtuple("CellTag", "execution_count cell_id")):
-    """The provenance recorded on each op: which execution (``In [n]``) of which cell created it."""
+class CellTag:
+    """The provenance recorded on each op: which execution (``In [n]``) of which cell created it. Mutable so
+    ``post_run_cell`` can settle the execution number (IPython versions differ on when they increment it)."""
+
+    __slots__ = ("execution_count", "cell_id")
+
+    def __init__(self, execution_count, cell_id):
+        self.execution_count, self.cell_id = execution_count, cell_id
+
+    def __repr__(self):
+        return "CellTag(In [%s], %s)" % (self.execution_count, self.cell_id)
 
     def __str__(self):
         return "In [%s]" % self.execution_count
@@ -97,8 +106,9 @@ class GraphWatcher:
             graph = graph_mod.get_default_graph()
             self.current_count = count
             self._session_events = []
-            self._pending = (count, cell_id, graph, len(graph._ops), getattr(info, "raw_cell", ""))
-            self._previous_tag = provenance.set_tag(CellTag(count, cell_id))
+            tag = CellTag(count, cell_id)
+            self._pending = (tag, graph, len(graph._ops), getattr(info, "raw_cell", ""))
+            self._previous_tag = provenance.set_tag(tag)
         except Exception as e:  # a hook must never fail the user's cell
             self._report_failure("pre_run_cell", e)
 
@@ -135,9 +145,11 @@ class GraphWatcher:
         pending, self._pending = self._pending, None
         if pending is None:
             return
-        count, cell_id, graph, start, source = pending
+        tag, graph, start, source = pending
         if result is not None and getattr(result, "execution_count", None) is not None:
-            count = result.execution_count
+            tag.execution_count = result.execution_count
+        count, cell_id = tag.execution_count, tag.cell_id
+        self.current_count = count
         now = graph_mod.get_default_graph()
         if now is not graph:          # the cell reset the default graph: everything in it is new
             graph, start = now, 0
