@@ -1,0 +1,6 @@
+"""``tf.nn``: neural-network ops (re-exports from graphlab.ops.nn_ops)."""
+from graphlab.ops.array_ops import stop_gradient  # noqa: F401
+from graphlab.ops.nn_ops import (bias_add, dropout, elu, l2_loss, leaky_relu, log_softmax, relu,  # noqa: F401
+                                 relu6, sigmoid, sigmoid_cross_entropy_with_logits, softmax,
+                                 softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
+                                 sparse_softmax_cross_entropy_with_logits, tanh)

@@ -1,0 +1,341 @@
+"""Neural-network ops (``tf.nn``): activations, bias_add, l2_loss, dropout and the cross-entropy losses.
+
+Activation gradients use TF's *Grad op types (ReluGrad ...) so gradient graphs read like TF's.
+"""
+import numbers
+
+import numpy as np
+
+from graphlab.framework import dtypes, tensor_shape
+from graphlab.framework import graph as graph_mod
+from graphlab.ops import array_ops, random_ops
+from graphlab.ops.registry import (NOT_DIFFERENTIABLE, build_op, broadcast_outputs, convert_to_tensor,
+                                   register_op, same_as_input)
+
+
+def _math():
+    from graphlab.ops import math_ops
+    return math_ops
+
+
+def _op(op_type, inputs, name=None, attrs=None):
+    return build_op(op_type, inputs, attrs=attrs, name=name).outputs[0]
+
+
+# ------------------------------------------------------------------------------------- activations
+def _activation(op_type, kernel, grad_type, grad_kernel, grad_from_output, doc, attrs=()):
+    """An elementwise activation and its *Grad op; the Grad op takes (gradients, features-or-outputs)."""
+    def grad(op, g):
+        other = op.outputs[0] if grad_from_output else op.inputs[0]
+        return [_op(grad_type, [g, other], attrs={a: op._attrs[a] for a in attrs})]
+
+    register_op(op_type, inputs=["features: T"], outputs=same_as_input(0), kernel=kernel, grad=grad, doc=doc)
+    register_op(grad_type, inputs=["gradients: T", "features: T"], outputs=same_as_input(0), kernel=grad_kernel,
+                grad=lambda op, g: [_op(grad_type, [g, op.inputs[1]], attrs={a: op._attrs[a] for a in attrs}),
+                                    None],
+                doc="Gradient of %s." % op_type)
+
+
+_activation("Relu", lambda ctx, x: np.maximum(x, 0).astype(x.dtype, copy=False),
+            "ReluGrad", lambda ctx, g, y: (g * (y > 0)).astype(g.dtype, copy=False), True,
+            "max(x, 0).")
+_activation("Relu6", lambda ctx, x: np.clip(x, 0, 6).astype(x.dtype, copy=False),
+            "Relu6Grad", lambda ctx, g, x: (g * ((x > 0) & (x < 6))).astype(g.dtype, copy=False), False,
+            "min(max(x, 0), 6).")
+_activation("Elu", lambda ctx, x: np.where(x > 0, x, np.expm1(x)).astype(x.dtype, copy=False),
+            "EluGrad", lambda ctx, g, y: np.where(y > 0, g, g * (y + 1)).astype(g.dtype, copy=False), True,
+            "x if x > 0 else exp(x) - 1.")
+_activation("LeakyRelu", lambda ctx, x: np.where(x > 0, x, x * ctx.attrs["alpha"]).astype(x.dtype, copy=False),
+            "LeakyReluGrad", lambda ctx, g, x: np.where(x > 0, g, g * ctx.attrs["alpha"]).astype(g.dtype, copy=False),
+            False, "x if x > 0 else alpha * x.", attrs=("alpha",))
+
+
+def relu(features, name=None):
+    """``tf.nn.relu``."""
+    return _op("Relu", [features], name)
+
+
+def relu6(features, name=None):
+    return _op("Relu6", [features], name)
+
+
+def elu(features, name=None):
+    return _op("Elu", [features], name)
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    return _op("LeakyRelu", [features], name, attrs={"alpha": float(alpha)})
+
+
+def sigmoid(x, name=None):
+    """``tf.nn.sigmoid`` is ``tf.sigmoid`` (op Sigmoid)."""
+    return _math().sigmoid(x, name=name)
+
+
+def tanh(x, name=None):
+    return _math().tanh(x, name=name)
+
+
+# ---------------------------------------------------------------------------------- softmax family
+def _softmax_kernel(ctx, x):
+    z = np.exp(x - x.max(axis=-1, keepdims=True))
+    return (z / z.sum(axis=-1, keepdims=True)).astype(x.dtype, copy=False)
+
+
+def _log_softmax_kernel(ctx, x):
+    shifted = x - x.max(axis=-1, keepdims=True)
+    return (shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))).astype(x.dtype, copy=False)
+
+
+def _rank_at_least_1(op):
+    x = op._inputs[0]
+    if x._shape.ndims == 0:
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
+    return [(x._dtype.base_dtype, x._shape)]
+
+
+def _softmax_grad(op, g):
+    m, y = _math(), op.outputs[0]
+    return [m.multiply(m.subtract(g, m.reduce_sum(m.multiply(g, y), -1, keepdims=True)), y)]
+
+
+def _log_softmax_grad(op, g):
+    m = _math()
+    return [m.subtract(g, m.multiply(m.reduce_sum(g, -1, keepdims=True), m.exp(op.outputs[0])))]
+
+
+register_op("Softmax", inputs=["logits: T"], outputs=_rank_at_least_1, kernel=_softmax_kernel,
+            grad=_softmax_grad, doc="exp(x) / sum(exp(x)) along the last axis.")
+register_op("LogSoftmax", inputs=["logits: T"], outputs=_rank_at_least_1, kernel=_log_softmax_kernel,
+            grad=_log_softmax_grad, doc="x - log(sum(exp(x))) along the last axis.")
+
+
+def _along_axis(op_type, logits, axis, name):
+    logits = convert_to_tensor(logits)
+    if axis is None or axis == -1 or (logits.shape.ndims is not None and axis == logits.shape.ndims - 1):
+        return _op(op_type, [logits], name)
+    perm = list(range(logits.shape.ndims))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    out = _op(op_type, [array_ops.transpose(logits, perm)])
+    return array_ops.transpose(out, perm, name=name)
+
+
+def softmax(logits, axis=None, name=None, dim=None):
+    """``tf.nn.softmax``."""
+    return _along_axis("Softmax", logits, dim if axis is None else axis, name)
+
+
+def log_softmax(logits, axis=None, name=None, dim=None):
+    """``tf.nn.log_softmax``."""
+    return _along_axis("LogSoftmax", logits, dim if axis is None else axis, name)
+
+
+# ------------------------------------------------------------------------------------ BiasAdd, L2Loss
+def _bias_add_outputs(op):
+    x, b = op._inputs
+    if b._shape.ndims not in (None, 1):
+        raise ValueError("Shape must be rank 1 but is rank %d" % b._shape.ndims)
+    if x._shape.ndims is not None and x._shape.ndims < 2:
+        raise ValueError("Shape must be at least rank 2 but is rank %d" % x._shape.ndims)
+    dims = x._shape.as_list() if x._shape.ndims is not None else None
+    if dims is not None and b._shape.ndims == 1:
+        last, n = dims[-1], b._shape.as_list()[0]
+        if last is not None and n is not None and last != n:
+            raise ValueError("Dimensions must be equal, but are %d and %d" % (last, n))
+        dims[-1] = last if last is not None else n
+    return [(x._dtype.base_dtype, tensor_shape.TensorShape(dims) if dims is not None else x._shape)]
+
+
+register_op("BiasAdd", inputs=["value: T", "bias: T"], outputs=_bias_add_outputs,
+            kernel=lambda ctx, x, b: x + b,
+            grad=lambda op, g: [g, _op("BiasAddGrad", [g])],
+            doc="value + bias, with bias a vector added along the last axis.")
+register_op("BiasAddGrad", inputs=["out_backprop: T"],
+            outputs=lambda op: [(op._inputs[0]._dtype.base_dtype, tensor_shape.TensorShape(
+                [op._inputs[0]._shape.as_list()[-1]] if op._inputs[0]._shape.ndims else None))],
+            kernel=lambda ctx, g: g.reshape(-1, g.shape[-1]).sum(axis=0).astype(g.dtype, copy=False),
+            grad=None, doc="Sums out_backprop over every axis but the last (BiasAdd's bias gradient).")
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """``tf.nn.bias_add``."""
+    return _op("BiasAdd", [value, bias], name)
+
+
+register_op("L2Loss", inputs=["t: T"], outputs=lambda op: [(op._inputs[0]._dtype.base_dtype, tensor_shape.scalar())],
+            kernel=lambda ctx, x: np.asarray(np.sum(np.square(x)) / 2, dtype=x.dtype),
+            grad=lambda op, g: [_math().multiply(op.inputs[0], g)],
+            doc="sum(t ** 2) / 2, the usual weight-decay term.")
+
+
+def l2_loss(t, name=None):
+    """``tf.nn.l2_loss``."""
+    return _op("L2Loss", [t], name)
+
+
+# ------------------------------------------------------------------------------------------- dropout
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+    """``tf.nn.dropout`` (TF1 signature; ``rate = 1 - keep_prob``): zero each element with probability rate
+    and scale the rest by 1 / (1 - rate). With rate 0 (keep_prob 1) x comes back unchanged, as in TF."""
+    if rate is None:
+        if keep_prob is None:
+            raise ValueError("You must provide a rate to dropout.")
+        rate = 1 - keep_prob if isinstance(keep_prob, numbers.Real) else _math().subtract(1.0, keep_prob)
+    if isinstance(rate, numbers.Real):
+        if not 0 <= rate < 1:
+            raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate=%s"
+                             % rate)
+        if rate == 0:
+            return convert_to_tensor(x)
+    with graph_mod.name_scope(name, "dropout", [x]) as scope:  # noqa: F841
+        x = convert_to_tensor(x, name="x")
+        m = _math()
+        if isinstance(rate, numbers.Real):
+            scale = array_ops.constant(np.asarray(1 / (1 - rate), x.dtype.as_numpy_dtype), name="Const")
+            rate_t = rate
+        else:
+            rate_t = convert_to_tensor(rate, dtype=x.dtype.base_dtype, name="rate")
+            scale = m.divide(1.0, m.subtract(1.0, rate_t))
+        scaled = m.multiply(x, scale, name="Mul")
+        shape = array_ops.shape(x) if noise_shape is None else noise_shape
+        noise = random_ops.random_uniform(shape, seed=seed, dtype=x.dtype)
+        keep = m.greater_equal(noise, rate_t)
+        zeros = array_ops.constant(np.asarray(0, x.dtype.as_numpy_dtype), name="Const")
+        return array_ops.where_v2(keep, scaled, zeros)
+
+
+# --------------------------------------------------------------------------------- cross entropies
+def _xent_outputs(op):
+    logits, labels = op._inputs
+    if not logits._shape.is_compatible_with(labels._shape):
+        a, b = logits._shape.as_list(), labels._shape.as_list()
+        for x, y in zip(a or [], b or []):
+            if x is not None and y is not None and x != y:
+                raise ValueError("Dimensions must be equal, but are %d and %d" % (x, y))
+        raise ValueError("Shapes %s and %s are incompatible" % (logits._shape, labels._shape))
+    merged = logits._shape.merge_with(labels._shape)
+    if merged.ndims is not None and merged.ndims != 2:
+        raise ValueError("Shape must be rank 2 but is rank %d" % merged.ndims)
+    rows = merged.as_list()[0] if merged.ndims else None
+    dt = logits._dtype.base_dtype
+    return [(dt, tensor_shape.TensorShape([rows])), (dt, merged if merged.ndims else tensor_shape.unknown_shape(2))]
+
+
+def _xent_kernel(ctx, logits, labels):
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    loss = -(labels * log_p).sum(axis=-1)
+    return loss.astype(logits.dtype, copy=False), (np.exp(log_p) - labels).astype(logits.dtype, copy=False)
+
+
+def _xent_grad(op, g_loss, g_backprop=None):
+    m = _math()
+    g = array_ops.expand_dims(g_loss, -1)
+    d_logits = m.multiply(g, op.outputs[1])
+    d_labels = m.multiply(g, m.negative(log_softmax(op.inputs[0])))
+    return [d_logits, d_labels]
+
+
+register_op("SoftmaxCrossEntropyWithLogits", inputs=["features: T", "labels: T"], outputs=_xent_outputs,
+            kernel=_xent_kernel, grad=_xent_grad,
+            doc="Per-row -sum(labels * log_softmax(features)); output 1 is the backprop (softmax - labels).")
+
+
+def softmax_cross_entropy_with_logits_v2(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
+    """``tf.nn.softmax_cross_entropy_with_logits_v2`` for rank-2 logits: one SoftmaxCrossEntropyWithLogits op
+    (TF wraps it in reshapes; graphlab keeps the graph small) whose loss output is returned."""
+    if _sentinel is not None:
+        raise ValueError("Only call `softmax_cross_entropy_with_logits` with named arguments (labels=..., "
+                         "logits=..., ...)")
+    with graph_mod.name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as scope:
+        logits = convert_to_tensor(logits, name="logits")
+        labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype, name="labels")
+        return build_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope).outputs[0]
+
+
+def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
+    """TF1's deprecated version: the same loss, but no gradient flows into labels (scope "..._sg")."""
+    if _sentinel is not None:
+        raise ValueError("Only call `softmax_cross_entropy_with_logits` with named arguments (labels=..., "
+                         "logits=..., ...)")
+    with graph_mod.name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as scope:
+        labels = array_ops.stop_gradient(labels, name="labels_stop_gradient")
+        logits = convert_to_tensor(logits, name="logits")
+        return build_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope).outputs[0]
+
+
+def _sparse_xent_outputs(op):
+    logits, labels = op._inputs
+    if logits._shape.ndims is not None and logits._shape.ndims != 2:
+        raise ValueError("Shape must be rank 2 but is rank %d" % logits._shape.ndims)
+    if labels._shape.ndims is not None and labels._shape.ndims != 1:
+        raise ValueError("Shape must be rank 1 but is rank %d" % labels._shape.ndims)
+    rows = tensor_shape.TensorShape([None])
+    if logits._shape.ndims is not None:
+        rows = rows.merge_with(tensor_shape.TensorShape(logits._shape.as_list()[:1]))
+    if labels._shape.ndims is not None:
+        if not rows.is_compatible_with(labels._shape):
+            raise ValueError("Dimensions must be equal, but are %s and %s" % (rows.as_list()[0],
+                                                                              labels._shape.as_list()[0]))
+        rows = rows.merge_with(labels._shape)
+    dt = logits._dtype.base_dtype
+    full = logits._shape if logits._shape.ndims is not None else tensor_shape.unknown_shape(2)
+    return [(dt, rows), (dt, full)]
+
+
+def _sparse_xent_kernel(ctx, logits, labels):
+    n = logits.shape[-1]
+    if labels.size and (labels.min() < 0 or labels.max() >= n):
+        from graphlab.framework.errors import InvalidArgumentError
+        bad = labels[(labels < 0) | (labels >= n)][0]
+        raise InvalidArgumentError(None, ctx.op, "Received a label value of %d which is outside the valid range "
+                                   "of [0, %d).  Label values: %s" % (bad, n, " ".join(map(str, labels))))
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    rows = np.arange(len(labels))
+    backprop = np.exp(log_p)
+    backprop[rows, labels] -= 1
+    return (-log_p[rows, labels]).astype(logits.dtype, copy=False), backprop.astype(logits.dtype, copy=False)
+
+
+register_op("SparseSoftmaxCrossEntropyWithLogits", inputs=["features: T", "labels: Tlabels=int64"],
+            outputs=_sparse_xent_outputs, kernel=_sparse_xent_kernel,
+            grad=lambda op, g_loss, g_bp=None: [_math().multiply(array_ops.expand_dims(g_loss, -1),
+                                                                 op.outputs[1]), None],
+            doc="Per-row -log_softmax(features)[label]: labels are class indices, not distributions.")
+
+
+def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
+    """``tf.nn.sparse_softmax_cross_entropy_with_logits`` (rank-1 labels, rank-2 logits)."""
+    if _sentinel is not None:
+        raise ValueError("Only call `sparse_softmax_cross_entropy_with_logits` with named arguments "
+                         "(labels=..., logits=..., ...)")
+    with graph_mod.name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
+        labels = convert_to_tensor(labels, name="labels")
+        logits = convert_to_tensor(logits, name="logits")
+        return build_op("SparseSoftmaxCrossEntropyWithLogits", [logits, labels],
+                        name="SparseSoftmaxCrossEntropyWithLogits").outputs[0]
+
+
+def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
+    """``tf.nn.sigmoid_cross_entropy_with_logits``: max(x, 0) - x * z + log(1 + exp(-|x|)), built from ops
+    under the scope "logistic_loss" exactly as TF does (stable for large |x|)."""
+    if _sentinel is not None:
+        raise ValueError("Only call `sigmoid_cross_entropy_with_logits` with named arguments (labels=..., "
+                         "logits=..., ...)")
+    m = _math()
+    with graph_mod.name_scope(name, "logistic_loss", [logits, labels]) as scope:
+        logits = convert_to_tensor(logits, name="logits")
+        labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype, name="labels")
+        if not logits.shape.is_compatible_with(labels.shape):
+            raise ValueError("logits and labels must have the same shape (%s vs %s)" % (logits.shape, labels.shape))
+        zeros = array_ops.zeros_like(logits)
+        cond = m.greater_equal(logits, zeros)
+        relu_logits = array_ops.where(cond, logits, zeros)
+        neg_abs = array_ops.where(cond, m.negative(logits), logits)
+        return m.add(relu_logits - logits * labels, m.log1p(m.exp(neg_abs)), name=scope)
+
+
+__all__ = ["relu", "relu6", "elu", "leaky_relu", "sigmoid", "tanh", "softmax", "log_softmax", "bias_add",
+           "l2_loss", "dropout", "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
+           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits"]

@@ -1,0 +1,5 @@
+"""``tf.random``: TF2-style aliases of the random ops."""
+from graphlab.ops.random_ops import random_normal as normal  # noqa: F401
+from graphlab.ops.random_ops import random_shuffle as shuffle  # noqa: F401
+from graphlab.ops.random_ops import random_uniform as uniform  # noqa: F401
+from graphlab.ops.random_ops import set_random_seed, truncated_normal  # noqa: F401
