@@ -14,8 +14,17 @@ from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
 from graphlab.framework.tensor_shape import Dimension, TensorShape
 from graphlab.ops import array_ops, control_flow_ops, math_ops, state_ops
-from graphlab.ops.array_ops import (identity, placeholder, placeholder_with_default, stack, unstack,
+from graphlab.ops.array_ops import (boolean_mask, clip_by_value, concat, expand_dims, fill, gather,  # noqa: A004
+                                    identity, invert_permutation, one_hot, ones, ones_like, pad, placeholder,
+                                    placeholder_with_default, range, rank, reshape, reverse, shape, shape_n,
+                                    size, slice, split, squeeze, stack, stop_gradient, strided_slice, tile,
+                                    transpose, unsorted_segment_sum, unstack, where, where_v2, zeros,
                                     zeros_like)
+from graphlab.ops.random_ops import (random_normal, random_shuffle, random_uniform, set_random_seed,
+                                     truncated_normal)
+from graphlab.framework.random_seed import get_seed
+from graphlab import nn, random  # noqa: E402  (tf.nn, tf.random namespaces)
+newaxis = None
 from graphlab.ops.control_flow_ops import control_dependencies, group, no_op
 from graphlab.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, ceil, cos, count_nonzero,  # noqa: A004
                                    div, divide, equal, exp, floor, floor_div, floordiv, floormod, greater,
