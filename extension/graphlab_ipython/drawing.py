@@ -26,6 +26,10 @@ def draw(graph, upto=None, **options):
         params = {}
     accepts_any = any(p.kind == p.VAR_KEYWORD for p in params.values())
     kwargs = {k: v for k, v in options.items() if v is not None and (accepts_any or k in params)}
+    collapse = kwargs.get("collapse")
+    if isinstance(collapse, str):     # "none" collapses nothing; "a,b" is a list of scopes/roles
+        kwargs["collapse"] = None if collapse.lower() == "none" else (
+            [c.strip() for c in collapse.split(",") if c.strip()] if "," in collapse else collapse)
     if upto is not None:
         for name in _HISTORY_NAMES:
             if name in params:

@@ -32,7 +32,7 @@ class DuplicateIndex:
     def add(self, ops):
         by_hash, hasher = self._by_hash, self.hasher
         for op in ops:
-            by_hash.setdefault(hasher(op), op)
+            by_hash.setdefault(hasher(op), []).append(op)
 
     def find(self, new_ops):
         """New ops that duplicate an indexed op (each earlier op is matched at most once)."""
@@ -40,10 +40,11 @@ class DuplicateIndex:
         used = set()
         found = []
         for op in new_ops:
-            original = by_hash.get(hasher(op))
-            if original is not None and original is not op and original not in used:
-                used.add(original)
-                found.append(Duplicate(op, original))
+            for original in by_hash.get(hasher(op), ()):
+                if original is not op and original not in used:
+                    used.add(original)
+                    found.append(Duplicate(op, original))
+                    break
         return found
 
     def __len__(self):

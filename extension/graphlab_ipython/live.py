@@ -1,0 +1,93 @@
+"""``%graph --live``: an ipywidgets view of a graph that redraws after every cell, with controls for scope,
+depth, collapsing, series grouping, fetches (the pruned view) and a history slider (the graph as it was after
+any earlier execution; graphs are append-only, so that is a prefix of its ops)."""
+from graphlab.framework import graph as graph_mod
+from graphlab_ipython import drawing
+
+
+class LiveGraph:
+    """The widget and its refresh callback; the callback is registered with the watcher while displayed."""
+
+    def __init__(self, watcher, graph=None, options=None):
+        import ipywidgets as w
+        self.watcher = watcher
+        self.fixed_graph = graph
+        options = options or {}
+        self.scope = w.Text(value=options.get("scope") or "", description="scope")
+        self.depth = w.IntSlider(value=options.get("depth") or 0, min=0, max=8, description="depth (0=all)")
+        self.collapse = w.Text(value=options.get("collapse") or "bookkeeping", description="collapse")
+        self.series = w.Checkbox(value=options.get("group_series") is not False, description="group series")
+        self.fetches = w.Text(value="", description="fetches", placeholder="names, comma separated")
+        self.history = w.IntSlider(value=0, min=0, max=0, description="after run")
+        self.caption = w.HTML()
+        self.output = w.Output()
+        controls = w.VBox([w.HBox([self.scope, self.depth]), w.HBox([self.collapse, self.series]),
+                           w.HBox([self.fetches, self.history]), self.caption])
+        self.widget = w.VBox([controls, self.output])
+        for control in (self.scope, self.depth, self.collapse, self.series, self.fetches):
+            control.observe(lambda change: self.redraw(), names="value")
+        self.history.observe(lambda change: self.redraw(), names="value")
+        self._follow = True
+        watcher.listeners.append(self.refresh)
+
+    @property
+    def graph(self):
+        return self.fixed_graph if self.fixed_graph is not None else graph_mod.get_default_graph()
+
+    def runs(self):
+        return self.watcher.runs_of(self.graph)
+
+    def refresh(self):
+        """After a cell: extend the history slider and, when it was at the latest run, follow the graph."""
+        runs = self.runs()
+        follow = self.history.value >= self.history.max
+        self.history.max = len(runs)
+        if follow or self._follow:
+            self._follow = False
+            self.history.value = len(runs)      # triggers redraw when it changes
+        self.redraw()
+
+    def options(self):
+        fetches = [f.strip() for f in self.fetches.value.split(",") if f.strip()]
+        graph = self.graph
+        elements = []
+        for name in fetches:
+            try:
+                elements.append(graph.as_graph_element(name))
+            except (KeyError, ValueError, TypeError):
+                pass
+        return dict(scope=self.scope.value or None, depth=self.depth.value or None,
+                    collapse=self.collapse.value or "none", group_series=self.series.value,
+                    fetches=elements or None)
+
+    def upto(self):
+        runs = self.runs()
+        if self.history.value >= len(runs) or not runs:
+            return None
+        if self.history.value == 0:
+            return runs[0].start
+        return runs[self.history.value - 1].end
+
+    def redraw(self):
+        from IPython.display import display
+        upto = self.upto()
+        graph = self.graph
+        runs = self.runs()
+        at = "latest" if upto is None else "after In [%s]" % (
+            runs[self.history.value - 1].execution_count if self.history.value else "start")
+        self.caption.value = "<small>%d ops in the graph; showing %s</small>" % (len(graph._ops), at)
+        self.output.clear_output(wait=True)
+        with self.output:
+            try:
+                display(drawing.draw(graph, upto=upto, **self.options()))
+            except Exception as e:   # a drawing problem must not break the cell that triggered the refresh
+                print("graphlab: cannot draw (%s: %s)" % (type(e).__name__, e))
+
+    def close(self):
+        if self.refresh in self.watcher.listeners:
+            self.watcher.listeners.remove(self.refresh)
+        self.widget.close()
+
+    def show(self):
+        self.refresh()
+        return self.widget

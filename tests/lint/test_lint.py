@@ -1,0 +1,114 @@
+"""graphlab.lint: structural identity, duplicates, op growth, large constants, whole-graph lint and CLI."""
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import graphlab as tf
+from graphlab import lint
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tf.reset_default_graph()
+    yield
+    tf.reset_default_graph()
+
+
+def test_structural_hash_ignores_names_and_follows_inputs():
+    h = lint.StructuralHasher()
+    a = tf.constant(1.0, name="a")
+    b = tf.constant(1.0, name="b")
+    c = tf.constant(2.0, name="c")
+    assert h(a.op) == h(b.op)
+    assert h(a.op) != h(c.op)
+    assert h((a + 1).op) == h((b + 1).op)
+    assert h((a + 1).op) != h((c + 1).op)
+    assert h((a * 1).op) != h((a + 1).op)
+
+
+def test_structural_hash_sees_large_constant_values_and_dtypes():
+    h = lint.StructuralHasher()
+    big = np.arange(100000, dtype=np.float32)
+    other = big.copy()
+    other[-1] = -1
+    assert h(tf.constant(big).op) == h(tf.constant(big.copy()).op)
+    assert h(tf.constant(big).op) != h(tf.constant(other).op)
+    assert h(tf.constant(1, dtype=tf.int32).op) != h(tf.constant(1, dtype=tf.int64).op)
+
+
+def test_deep_chain_hashes_without_recursion():
+    x = tf.constant(0.0)
+    one = tf.constant(1.0)
+    for _ in range(5000):
+        x = tf.add(x, one)
+    h = lint.StructuralHasher()
+    assert isinstance(h(x.op), int)
+    assert len(h) == 5002
+
+
+def test_duplicates_match_each_earlier_op_once():
+    first = [tf.constant(1.0).op, tf.constant(1.0).op]
+    second = [tf.constant(1.0).op, tf.constant(1.0).op, tf.constant(1.0).op]
+    dups = lint.duplicates(second, first)
+    assert [(d.op.name, d.original.name) for d in dups] == [("Const_2", "Const"), ("Const_3", "Const_1")]
+
+
+def test_op_growth_counts_ops_per_source_line():
+    x = tf.constant(0.0)
+    for _ in range(60):
+        x = x + 1                      # two ops per iteration: the constant 1 and the add
+    growth = lint.op_growth(tf.get_default_graph().get_operations(), threshold=100)
+    assert len(growth) == 1
+    assert growth[0].count == 120
+    assert growth[0].types == {"Const": 60, "AddV2": 60}
+    assert growth[0].source_line.text == "x = x + 1                      # two ops per iteration: the " \
+                                         "constant 1 and the add"
+    assert lint.op_growth(tf.get_default_graph().get_operations(), threshold=121) == []
+
+
+def test_large_constants_threshold_one_mib():
+    small = tf.constant(np.zeros(1000, np.float32))
+    big = tf.constant(np.zeros(1 << 18, np.float32), name="big")      # exactly 1 MiB
+    found = lint.large_constants(tf.get_default_graph().get_operations())
+    assert [(c.op.name, c.shape, c.nbytes) for c in found] == [("big", (1 << 18,), 1 << 20)]
+    assert found[0].dtype == tf.float32
+    assert small.op not in [c.op for c in found]
+    assert lint.human_bytes(4000000) == "3.8 MiB"
+
+
+def test_lint_graph_reports_each_finding_once():
+    tf.constant(np.zeros(300000, np.float32))
+    assert len(lint.lint_graph(tf.get_default_graph())) == 1
+    tf.reset_default_graph()
+    a = tf.constant(3.0)
+    assert lint.lint_graph(tf.get_default_graph()) == []
+    tf.constant(3.0)
+    findings = lint.lint_graph(tf.get_default_graph())
+    assert findings == ["1 ops duplicate earlier ops structurally (1 Const), e.g. Const_1 duplicates Const"]
+    del a
+
+
+def test_lint_package_does_not_import_ipython():
+    code = "import sys, graphlab, graphlab.lint; print('IPython' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_cli_lints_a_script(tmp_path):
+    script = tmp_path / "model.py"
+    script.write_text(textwrap.dedent("""
+        import graphlab as tf
+        x = tf.constant(0.0)
+        for i in range(100):
+            x = x + 1
+    """))
+    out = subprocess.run([sys.executable, "-m", "graphlab.lint", str(script)], capture_output=True, text=True)
+    assert out.returncode == 1
+    assert "model.py:5 created 200 ops (100 Const, 100 AddV2)" in out.stdout
+    clean = tmp_path / "clean.py"
+    clean.write_text("import graphlab as tf\nx = tf.constant(1.0) + 2.0\n")
+    out = subprocess.run([sys.executable, "-m", "graphlab.lint", str(clean)], capture_output=True, text=True)
+    assert (out.returncode, out.stdout) == (0, "")
