@@ -232,7 +232,7 @@ def _pow_grad(op, grad):
     z = op.outputs[0]
     gx = multiply(grad, multiply(y, pow(x, subtract(y, 1))))
     positive = cast(greater(x, 0), x.dtype)
-    safe_log = log(add(multiply(x, positive), subtract(1, positive)))
+    safe_log = log(add(multiply(x, positive), subtract(_scalar(1, x), positive)))
     gy = multiply(grad, multiply(z, multiply(safe_log, positive)))
     return [gx, gy]
 
@@ -293,7 +293,7 @@ def minimum(x, y, name=None):
 # ---------------------------------------------------------------------------------- SquaredDifference
 def _squared_difference_grad(op, grad):
     x, y = op.inputs
-    gx = multiply(grad, multiply(2, subtract(x, y)))
+    gx = multiply(grad, multiply(subtract(x, y), 2))
     return [gx, negative(gx)]
 
 
@@ -446,26 +446,31 @@ def _y(op):
     return op.outputs[0]
 
 
+def _scalar(value, like):
+    """A scalar constant of ``like``'s dtype, for gradient rules whose first operand is a number."""
+    return constant(value, dtype=like.dtype.base_dtype)
+
+
 negative = _unary("Neg", np.negative, lambda op, g: [negative(g)], "negative: -x (Python's unary minus).")
 neg = negative
 abs = _unary("Abs", np.abs, lambda op, g: [multiply(g, sign(op.inputs[0]))],  # noqa: A001
              "abs: |x| (Python's abs()).")
-square = _unary("Square", np.square, lambda op, g: [multiply(g, multiply(2, op.inputs[0]))], "square: x * x.")
-sqrt = _unary("Sqrt", np.sqrt, lambda op, g: [multiply(g, realdiv(0.5, _y(op)))],
+square = _unary("Square", np.square, lambda op, g: [multiply(g, multiply(op.inputs[0], 2))], "square: x * x.")
+sqrt = _unary("Sqrt", np.sqrt, lambda op, g: [multiply(g, realdiv(_scalar(0.5, _y(op)), _y(op)))],
               "sqrt: the square root of x.", floats_only=True)
 rsqrt = _unary("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)),
-               lambda op, g: [multiply(g, multiply(-0.5, pow(_y(op), 3)))],
+               lambda op, g: [multiply(g, multiply(pow(_y(op), 3), -0.5))],
                "rsqrt: 1 / sqrt(x).", floats_only=True)
 exp = _unary("Exp", np.exp, lambda op, g: [multiply(g, _y(op))], "exp: e ** x.", floats_only=True)
 log = _unary("Log", np.log, lambda op, g: [multiply(g, reciprocal(op.inputs[0]))],
              "log: the natural logarithm of x.", floats_only=True)
-log1p = _unary("Log1p", np.log1p, lambda op, g: [multiply(g, reciprocal(add(1, op.inputs[0])))],
+log1p = _unary("Log1p", np.log1p, lambda op, g: [multiply(g, reciprocal(add(op.inputs[0], 1)))],
                "log1p: log(1 + x), accurate for small x.", floats_only=True)
 sin = _unary("Sin", np.sin, lambda op, g: [multiply(g, cos(op.inputs[0]))], "sin: the sine of x.",
              floats_only=True)
 cos = _unary("Cos", np.cos, lambda op, g: [negative(multiply(g, sin(op.inputs[0])))],
              "cos: the cosine of x.", floats_only=True)
-tanh = _unary("Tanh", np.tanh, lambda op, g: [multiply(g, subtract(1, square(_y(op))))],
+tanh = _unary("Tanh", np.tanh, lambda op, g: [multiply(g, subtract(_scalar(1, _y(op)), square(_y(op))))],
               "tanh: the hyperbolic tangent of x.", floats_only=True)
 
 
@@ -475,7 +480,7 @@ def _sigmoid(x):
 
 
 sigmoid = _unary("Sigmoid", _sigmoid,
-                 lambda op, g: [multiply(g, multiply(_y(op), subtract(1, _y(op))))],
+                 lambda op, g: [multiply(g, multiply(_y(op), subtract(_scalar(1, _y(op)), _y(op))))],
                  "sigmoid: 1 / (1 + exp(-x)) (also tf.nn.sigmoid).", floats_only=True)
 sign = _unary("Sign", np.sign, lambda op, g: [multiply(g, 0)],
               "sign: -1, 0 or 1 by the sign of x (its gradient is zero).")

@@ -350,3 +350,36 @@ def test_every_math_op_has_a_gradient_slot():
     for op_type in registry.registered_types():
         if '"%s"' % op_type in src:
             assert registry.get_opdef(op_type).grad is not None, op_type
+
+
+# ------------------------------------------------------------------------------- gradient rules
+GRAD_CASES = [("add", tf.add, [(2, 3), (3,)], 0), ("pow", tf.pow, [(2, 3), (2, 3)], 1),
+              ("sqd", tf.squared_difference, [(2, 3), (2, 3)], 0), ("max", tf.maximum, [(2, 3), (2, 3)], 0),
+              ("div", tf.divide, [(2, 3), (2, 3)], 1), ("matmulT",
+               lambda a, b: tf.matmul(a, b, transpose_a=True, transpose_b=True), [(3, 2), (4, 3)], 0),
+              ("mean", lambda a: tf.reduce_mean(a, 0, keepdims=True) * np.array([1., 2., 3.]), [(2, 3)], 0),
+              ("max_r", lambda a: tf.reduce_max(a, 1) * np.array([1., 2.]), [(2, 3)], 0),
+              ("prod", lambda a: tf.reduce_prod(a, 0), [(2, 3)], 1)] + \
+    [(u, getattr(tf, u), [(2, 3)], 1) for u in ("sqrt", "rsqrt", "log1p", "tanh", "sigmoid", "square", "abs")]
+
+
+@pytest.mark.parametrize("case", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
+def test_gradient_rules_match_numeric(case):
+    gradients = pytest.importorskip("graphlab.gradients").gradients
+    _, fn, shapes, positive = case
+    rng = np.random.RandomState(0)
+    xs = [tf.placeholder(tf.float64, s) for s in shapes]
+    y = tf.reduce_sum(fn(*xs))
+    grads = gradients(y, xs)
+    vals = [rng.rand(*s) + (0.5 if positive else -0.5) for s in shapes]
+    feed = dict(zip(xs, vals))
+    with tf.Session() as sess:
+        got = sess.run(grads, feed)
+        for x, v, g in zip(xs, vals, got):
+            num = np.zeros_like(v)
+            for idx in np.ndindex(v.shape):
+                vp, vm = v.copy(), v.copy()
+                vp[idx] += 1e-6
+                vm[idx] -= 1e-6
+                num[idx] = (sess.run(y, {**feed, x: vp}) - sess.run(y, {**feed, x: vm})) / 2e-6
+            np.testing.assert_allclose(g, num, rtol=1e-4, atol=1e-6)
