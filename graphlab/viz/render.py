@@ -72,7 +72,8 @@ def _summary(info, layout, overlay, view):
         lines.append("collapsed: " + _listed(["%s (%d ops, %s)" % (c["scope"], c["ops"], c["reason"])
                                               for c in info["collapsed"]]))
     if info["series"]:
-        lines.append("series: " + _listed(["%s ×%d" % (s["name"], s["count"]) for s in info["series"]]))
+        lines.append("series: " + _listed(["%s ×%d" % ((s["container"] + "/" if s["container"] else "") + s["name"], s["count"])
+                                            for s in info["series"]]))
     if layout.auto_level is not None:
         lines.append("auto-collapsed scopes below depth %d to stay near max_nodes=%d" % (
             layout.auto_level, info["max_nodes"]))
