@@ -1,0 +1,177 @@
+"""Session.run: fetch structures, feeds, errors, pruning and the plan cache (texts from TF 2.21 compat.v1)."""
+import collections
+import os
+
+import numpy as np
+import pytest
+
+import graphlab as tf
+
+
+def test_nested_fetches_keep_their_structure():
+    a = tf.constant(1.0, name="a")
+    b = tf.constant([2, 3], name="b")
+    Pair = collections.namedtuple("Pair", "x y")
+    with tf.Session() as sess:
+        out = sess.run({"a": a, "rest": [b, (a, "b:0")], "pair": Pair(a, b), "op": a.op})
+    assert set(out) == {"a", "rest", "pair", "op"}
+    assert out["a"] == 1.0
+    assert isinstance(out["rest"], list) and isinstance(out["rest"][1], tuple)
+    np.testing.assert_array_equal(out["rest"][1][1], [2, 3])
+    assert isinstance(out["pair"], Pair) and out["pair"].x == 1.0
+    assert out["op"] is None
+
+
+def test_string_names_and_op_targets():
+    a = tf.constant(4.0, name="a")
+    n = tf.no_op(name="n")
+    with tf.Session() as sess:
+        assert sess.run("a:0") == 4.0
+        assert sess.run("n") is None
+        assert sess.run(n) is None
+        assert sess.run([a, n]) == [4.0, None]
+
+
+def test_zero_d_results_are_numpy_scalars():
+    with tf.Session() as sess:
+        f = sess.run(tf.constant(3.0))
+        i = sess.run(tf.constant(3))
+        v = sess.run(tf.constant([3]))
+        s = sess.run(tf.constant("ab"))
+        t = sess.run(tf.constant(True))
+    assert type(f) is np.float32 and f == 3.0
+    assert type(i) is np.int32
+    assert type(v) is np.ndarray and v.dtype == np.int32
+    assert s == b"ab"
+    assert type(t) is np.bool_
+
+
+def test_fetch_errors():
+    tf.constant(1.0, name="c")
+    with tf.Session() as sess:
+        with pytest.raises(TypeError) as e:
+            sess.run(3)
+        assert str(e.value) == ('Argument `fetch` = 3 has invalid type "int" must be a string or Tensor. (Can '
+                                'not convert a int into a Tensor or Operation.)')
+        with pytest.raises(ValueError) as e:
+            sess.run("zzz:0")
+        assert str(e.value) == ("Argument `fetch` = zzz:0 cannot be interpreted as a Tensor. (\"The name "
+                                "'zzz:0' refers to a Tensor which does not exist. The operation, 'zzz', does "
+                                "not exist in the graph.\")")
+    other = tf.Graph()
+    with other.as_default():
+        z = tf.constant(1.0, name="z")
+    with tf.Session() as sess:
+        with pytest.raises(ValueError) as e:
+            sess.run(z)
+        assert str(e.value) == ('Argument `fetch` = Tensor("z:0", shape=(), dtype=float32) cannot be interpreted '
+                                'as a Tensor. (Tensor Tensor("z:0", shape=(), dtype=float32) is not an element '
+                                'of this graph.)')
+
+
+def test_feeds_and_feed_errors():
+    p = tf.placeholder(tf.float32, [None, 3], name="p")
+    y = tf.identity(p, name="y")
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(y, {p: np.ones((2, 3))}), np.ones((2, 3)))
+        np.testing.assert_array_equal(sess.run(y, {"p:0": [[1, 2, 3]]}), [[1, 2, 3]])
+        with pytest.raises(ValueError) as e:
+            sess.run(y, {p: np.zeros((2, 4))})
+        assert str(e.value) == "Cannot feed value of shape (2, 4) for Tensor p:0, which has shape (?, 3)"
+        with pytest.raises(TypeError) as e:
+            sess.run(y, {"zz:0": 1})
+        assert str(e.value) == ("Cannot interpret feed_dict key as Tensor: The name 'zz:0' refers to a Tensor "
+                                "which does not exist. The operation, 'zz', does not exist in the graph.")
+        with pytest.raises(TypeError, match="^The value of a feed cannot be a tf.Tensor object"):
+            sess.run(y, {p: tf.constant(1.)})
+
+
+def test_missing_feed_error_carries_op_and_line():
+    p = tf.placeholder(tf.float32, [None, 3], name="p"); line = __import__("inspect").currentframe().f_lineno  # noqa: E702,E501
+    y = tf.identity(p, name="y")
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            sess.run(y)
+    err = e.value
+    assert err.message == "You must feed a value for placeholder tensor 'p' with dtype float and shape [?,3]"
+    assert err.op.name == "p"
+    assert err.error_code == tf.errors.INVALID_ARGUMENT
+    assert os.path.samefile(err.op.source_line.filename, __file__)
+    assert err.op.source_line.lineno == line
+    assert "node p" in str(err) and "test_session.py:%d" % line in str(err)
+
+
+def test_feeding_any_tensor_cuts_the_graph():
+    p = tf.placeholder(tf.float32, name="p")
+    a = tf.add(p, 1.0, name="a")
+    b = tf.multiply(a, 2.0, name="b")
+    with tf.Session() as sess:
+        assert sess.run(b, {a: 10.0}) == 20.0       # p is never needed
+        assert sess.last_run.executed == ["b/y", "b"]
+        assert sess.run(b, {p: 1.0}) == 4.0
+        assert sess.last_run.executed == ["a/y", "a", "b/y", "b"]
+
+
+def test_plan_cache_and_executed_ops():
+    x = tf.constant(1.0, name="x")
+    y = tf.add(x, 1.0, name="y")
+    tf.multiply(y, 3.0, name="unused")
+    v = tf.Variable(0.0, name="v")
+    with tf.control_dependencies([v.initializer]):
+        z = tf.identity(y, name="z")
+    with tf.Session() as sess:
+        sess.run(y)
+        assert sess.last_run.cached is False
+        assert sess.last_run.executed == ["x", "y/y", "y"]
+        sess.run(y)
+        assert sess.last_run.cached is True
+        sess.run([y, x])                              # another fetch combination: a new plan
+        assert sess.last_run.cached is False
+        sess.run(z)                                   # control inputs are followed
+        assert set(sess.last_run.executed) == {"x", "y/y", "y", "v/initial_value", "v", "v/Assign", "z"}
+        assert sess.run(v) == 0.0
+
+
+def test_operation_run_and_two_sessions():
+    v = tf.Variable(1.0, name="v")
+    inc = v.assign_add(1.0)
+    with tf.Session() as s1:
+        v.initializer.run()
+        inc.op.run()
+        assert v.eval() == 2.0
+        with tf.Session() as s2:
+            s2.run(v.initializer)
+            assert s2.run(v) == 1.0
+        assert s1.run(v) == 2.0
+
+
+def test_closed_session_raises():
+    c = tf.constant(1.0)
+    sess = tf.Session()
+    sess.close()
+    with pytest.raises(RuntimeError, match=r"^Attempted to use a closed Session\.$"):
+        sess.run(c)
+    with tf.Session() as sess2:
+        pass
+    with pytest.raises(RuntimeError):
+        sess2.run(c)
+
+
+def test_session_context_sets_default_session_and_graph():
+    g = tf.Graph()
+    with g.as_default():
+        c = tf.constant(2.0)
+    with tf.Session(graph=g) as sess:
+        assert tf.get_default_session() is sess
+        assert tf.get_default_graph() is g
+        assert c.eval() == 2.0
+    assert tf.get_default_session() is None
+
+
+def test_error_family():
+    for name, code in [("InvalidArgumentError", 3), ("NotFoundError", 5), ("FailedPreconditionError", 9),
+                       ("OutOfRangeError", 11), ("UnimplementedError", 12), ("DataLossError", 15)]:
+        cls = getattr(tf.errors, name)
+        err = cls(None, None, "msg")
+        assert isinstance(err, tf.errors.OpError)
+        assert err.error_code == code and err.message == "msg" and err.op is None
