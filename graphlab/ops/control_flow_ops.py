@@ -2,8 +2,13 @@
 
 ``group`` returns a NoOp whose control inputs are the grouped ops: running it runs them all.
 """
-from graphlab.framework import graph as graph_mod
+import weakref
+
+import numpy as np
+
+from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.operation import Operation
+from graphlab.ops import registry
 from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 
 # ------------------------------------------------------------------------------------------------ NoOp
@@ -39,7 +44,7 @@ def group(*inputs, **kwargs):
 
 def _flatten(items):
     for x in items:
-        if isinstance(x, (list, tuple)):
+        if isinstance(x, (list, type(()))):
             yield from _flatten(x)
         else:
             yield x
@@ -50,3 +55,304 @@ def control_dependencies(control_inputs):
     graph = graph_mod.graph_of([c for c in control_inputs or []
                                 if isinstance(c, Operation) or hasattr(c, "graph")])
     return graph.control_dependencies(control_inputs)
+
+
+# ------------------------------------------------------------------------------------- tuple, identity
+def with_dependencies(dependencies, output_tensor, name=None):
+    """``output_tensor``'s value, available only after ``dependencies`` ran (an Identity named
+    ``control_dependency``)."""
+    from graphlab.ops import array_ops
+    graph = graph_mod.get_default_graph()
+    with graph.name_scope(name or "control_dependency") as scope:
+        with graph.control_dependencies(dependencies):
+            if isinstance(output_tensor, Operation):
+                with graph.control_dependencies([output_tensor]):
+                    return no_op(name=scope)
+            return array_ops.identity(output_tensor, name=scope)
+
+
+def tuple(tensors, name=None, control_inputs=None):  # noqa: A001  (TF's public name)
+    """``tf.tuple``: the same tensors, each readable only after all of them (and ``control_inputs``) are
+    computed: a ``tuple/group_deps`` NoOp and one ``tuple/control_dependency`` Identity per tensor."""
+    graph = graph_mod.get_default_graph()
+    with graph.name_scope(name or "tuple"):
+        gating = [t.op for t in tensors if t is not None]
+        if control_inputs:
+            gating.extend(c if isinstance(c, Operation) else c.op for c in control_inputs)
+        gating = list({id(op): op for op in gating}.values())
+        if not gating:
+            raise ValueError("Must have at least one Tensor: %s" % (tensors,))
+        gate = group(*gating)
+        return [with_dependencies([gate], t) if t is not None else None for t in tensors]
+
+
+# ---------------------------------------------------------------------------------- Switch and Merge
+def _switch_outputs(op):
+    t = op._inputs[0]
+    return [(t._dtype, t._shape), (t._dtype, t._shape)]
+
+
+def _switch_kernel(ctx, data, pred):
+    from graphlab.runtime.executor import DEAD
+    return (DEAD, data) if pred else (data, DEAD)
+
+
+def _switch_grad(op, grad_false, grad_true):
+    """The two branch gradients meet again in a Merge: only the taken branch's one is alive."""
+    from graphlab.ops import array_ops
+    if grad_false is None:
+        grad_false = array_ops.zeros_like(op.outputs[0])
+    if grad_true is None:
+        grad_true = array_ops.zeros_like(op.outputs[1])
+    return [merge([grad_false, grad_true])[0], None]
+
+
+register_op(
+    "Switch",
+    inputs=["data: T", "pred: bool"],
+    outputs=_switch_outputs,
+    kernel=_switch_kernel,
+    grad=_switch_grad,
+    doc="Forwards data to output 1 if pred else to output 0; the other output is dead (skips its users).")
+
+register_op(
+    "RefSwitch",
+    inputs=["data: Ref(T)", "pred: bool"],
+    outputs=_switch_outputs,
+    kernel=_switch_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="Switch for a variable's handle, so assignments inside a cond branch run only on that branch.")
+
+
+def switch(data, pred, name=None):
+    """(output_false, output_true): ``data`` on the side chosen by ``pred``, dead on the other."""
+    data = registry.convert_to_tensor(data)
+    op_type = "RefSwitch" if data.dtype.is_ref_dtype else "Switch"
+    op = build_op(op_type, [data, pred], name=name, default_name="Switch")
+    return op.outputs[0], op.outputs[1]
+
+
+def _merge_outputs(op):
+    t = op._inputs[0]
+    shape = t._shape
+    for other in op._inputs[1:]:
+        shape = shape if shape == other._shape else tensor_shape.TensorShape(
+            [None] * shape.ndims) if shape.ndims is not None and shape.ndims == other._shape.ndims \
+            else tensor_shape.UNKNOWN
+    return [(t._dtype.base_dtype, shape), (dtypes.int32, tensor_shape.SCALAR)]
+
+
+def _merge_kernel(ctx, *inputs):
+    from graphlab.runtime.executor import DEAD
+    for i, v in enumerate(inputs):
+        if v is not DEAD:
+            return v, np.int32(i)
+    return DEAD, DEAD
+
+
+def _merge_grad(op, grad, _):
+    pred = _COND_PRED.get(op)
+    if pred is None:
+        raise LookupError("graphlab can only differentiate a Merge built by tf.cond (op '%s')." % op.name)
+    false_grad, true_grad = switch(grad, pred)
+    return [false_grad, true_grad]
+
+
+register_op(
+    "Merge",
+    inputs=["inputs: N*T"],
+    outputs=_merge_outputs,
+    kernel=_merge_kernel,
+    grad=_merge_grad,
+    doc="Forwards whichever input is alive (the output of the branch a Switch took) and its index.")
+
+
+def merge(inputs, name=None):
+    op = build_op("Merge", [list(inputs)], name=name)
+    return op.outputs[0], op.outputs[1]
+
+
+_COND_PRED = weakref.WeakKeyDictionary()   # Merge op built by cond -> its pred_id tensor (for gradients)
+
+
+# ------------------------------------------------------------------------------------------------ cond
+def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):
+    """``tf.cond`` with TF1's laziness: ops created *inside* ``true_fn``/``false_fn`` run only on their
+    branch; tensors created before the call are computed whatever ``pred`` says.
+
+    Built as TF1 builds it: Switch ops gate the values entering each branch, a pivot (``switch_t`` /
+    ``switch_f``) gates branch ops without inputs, and Merge ops join the results."""
+    true_fn = true_fn if true_fn is not None else fn1
+    false_fn = false_fn if false_fn is not None else fn2
+    if true_fn is None:
+        raise TypeError("cond(): true_fn argument required")
+    if false_fn is None:
+        raise TypeError("cond(): false_fn argument required")
+    if not callable(true_fn):
+        raise TypeError("true_fn must be callable.")
+    if not callable(false_fn):
+        raise TypeError("false_fn must be callable.")
+    if isinstance(pred, bool):
+        raise TypeError("pred must not be a Python bool")
+    from graphlab.ops import array_ops
+    pred = registry.convert_to_tensor(pred)
+    if pred.dtype.base_dtype != dtypes.bool:
+        raise TypeError("pred must be a tf.bool scalar tensor, got %s" % pred.dtype.base_dtype.name)
+    if pred.shape.ndims not in (None, 0):
+        raise ValueError("Shape must be rank 0 but is rank %d for 'cond/Switch' (op: 'Switch')" %
+                         pred.shape.ndims)
+    graph = pred.graph
+    with graph.as_default(), graph.name_scope(name or "cond"):
+        p_false, p_true = switch(pred, pred)
+        pivot_t = array_ops.identity(p_true, name="switch_t")
+        pivot_f = array_ops.identity(p_false, name="switch_f")
+        pred_id = array_ops.identity(pred, name="pred_id")
+        res_t = _build_branch(graph, true_fn, pred_id, pivot_t, 1)
+        res_f = _build_branch(graph, false_fn, pred_id, pivot_f, 0)
+        flat_t, flat_f = list(_flatten(_as_seq(res_t))), list(_flatten(_as_seq(res_f)))
+        if len(flat_t) != len(flat_f):
+            raise ValueError("true_fn and false_fn must return the same number of values: %d vs %d" %
+                             (len(flat_t), len(flat_f)))
+        merged = []
+        for t, f in zip(flat_t, flat_f):
+            if t.dtype.base_dtype != f.dtype.base_dtype:
+                raise ValueError("Outputs of true_fn and false_fn must have the same type: %s, %s" %
+                                 (t.dtype.base_dtype.name, f.dtype.base_dtype.name))
+            out, _ = merge([f, t])
+            _COND_PRED[out.op] = pred_id
+            merged.append(out)
+    if res_t is None:
+        return None
+    result = _pack_like(res_t, merged)
+    if not strict and isinstance(result, list) and len(result) == 1:
+        return result[0]
+    return result
+
+
+def _as_seq(x):
+    return [] if x is None else x if isinstance(x, (list, type(()))) else [x]
+
+
+def _build_branch(graph, fn, pred_id, pivot, branch):
+    """Run ``fn`` and gate what it built: external inputs go through a Switch for this branch (created
+    just before their first user, as TF does), ops with no inputs wait for the pivot."""
+    start = len(graph._ops)
+    with graph.control_dependencies([pivot]):
+        result = fn()
+    created = graph._ops[start:]
+    members = set(created)
+    switches = {}
+    new_order = []
+    for op in created:
+        for i, t in enumerate(op._inputs):
+            if t._op in members or t._op is pivot.op:
+                continue
+            sw = switches.get(t)
+            if sw is None:
+                with graph.control_dependencies(None):
+                    sw = switches[t] = switch(t, pred_id)[branch]
+                new_order.append(sw.op)
+            t._consumers.remove(op)
+            op._inputs[i] = sw
+            sw._consumers.append(op)
+        if op._inputs and pivot.op in op._control_inputs:   # gated by its inputs already
+            op._control_inputs.remove(pivot.op)
+            pivot.op._control_outputs.remove(op)
+        new_order.append(op)
+    # the result: tensors made outside the branch still need gating
+    flat = []
+    for v in _flatten(_as_seq(result)):
+        if isinstance(v, Operation):
+            from graphlab.ops import array_ops
+            with graph.control_dependencies([v]):
+                v = array_ops.identity(pivot)
+        else:
+            v = registry.convert_to_tensor(v)
+            if v.op not in members and v.op.graph is graph and v not in switches:
+                with graph.control_dependencies(None):
+                    switches[v] = switch(v, pred_id)[branch]
+                v = switches[v]
+            elif v in switches:
+                v = switches[v]
+        flat.append(v)
+    extra = [op for op in graph._ops[start:] if op not in set(new_order)]
+    graph._ops[start:] = new_order + extra
+    for i in range(start, len(graph._ops)):
+        graph._ops[i]._id = i + 1
+    if result is None:
+        return None
+    return _pack_like(result, flat)
+
+
+def _pack_like(structure, flat):
+    it = iter(flat)
+
+    def build(s):
+        if isinstance(s, (list, type(()))):
+            items = [build(x) for x in s]
+            if hasattr(s, "_fields"):
+                return type(s)(*items)
+            return type(s)(items) if isinstance(s, type(())) else items
+        return next(it)
+    if not isinstance(structure, (list, type(()))):
+        return next(it)
+    return build(structure)
+
+
+# ------------------------------------------------------------------------------------------------ case
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """``tf.case``: the fn of the first pair whose predicate is true, else ``default`` (nested conds;
+    with ``exclusive`` the predicates are checked at run time to be at most one true)."""
+    if isinstance(pred_fn_pairs, dict):
+        pairs = list(pred_fn_pairs.items())
+    else:
+        pairs = list(pred_fn_pairs)
+    for item in pairs:
+        if not isinstance(item, (list, type(()))) or len(item) != 2:
+            raise TypeError("Each entry in pred_fn_pairs must be a 2-tuple")
+        if not callable(item[1]):
+            raise TypeError("fn for pred %s must be callable." % item[0].name)
+    if default is None:
+        if not pairs:
+            raise ValueError("pred_fn_pairs must not be empty when default is None")
+        pairs, default = pairs[:-1], pairs[-1][1]
+    graph = graph_mod.get_default_graph()
+    with graph.name_scope(name or "case"):
+        if exclusive and len(pairs) > 1:
+            from graphlab.ops import math_ops
+            preds = [registry.convert_to_tensor(p) for p, _ in pairs]
+            count = math_ops.add_n([math_ops.cast(p, dtypes.int32) for p in preds])
+            check = _assert_at_most_one(count, [p.name for p in preds])
+            pairs = [(with_dependencies([check], p), fn) for p, fn in zip(preds, (f for _, f in pairs))]
+        fn = default
+        for pred, branch_fn in reversed(pairs):
+            fn = _bind_cond(pred, branch_fn, fn, strict)
+        return fn()
+
+
+def _bind_cond(pred, true_fn, false_fn, strict):
+    return lambda: cond(pred, true_fn, false_fn, strict=strict)
+
+
+def _case_check_kernel(ctx, n):
+    if n > 1:
+        from graphlab.framework.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, ctx.op, "Input error: exclusive=True: more than 1 conditions (%s) "
+                                   "evaluated as True" % ", ".join(ctx.attrs["conditions"]))
+
+
+register_op(
+    "CaseExclusiveCheck",
+    inputs=["n: int32"],
+    outputs=no_outputs,
+    kernel=_case_check_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="Fails when more than one predicate of an exclusive tf.case is true.")
+
+
+def _assert_at_most_one(count, names):
+    return build_op("CaseExclusiveCheck", [count], attrs={"conditions": list(names)}, name="Assert")
+
+
+__all__ = ["no_op", "group", "control_dependencies", "tuple", "with_dependencies", "switch", "merge", "cond",
+           "case", "while_loop"]

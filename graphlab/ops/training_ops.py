@@ -1,0 +1,168 @@
+"""Training ops: the fused update kernels optimizers add (ApplyGradientDescent, ApplyMomentum, ApplyAdagrad,
+ApplyRMSProp, ApplyAdam). Each takes its variable and slots by reference and changes them in place, with
+the same arithmetic as TensorFlow's CPU kernels (training_ops.cc), and outputs the variable's handle.
+
+Buffers a variable owns are written with numpy's ``out=`` where the session holds the only reference
+(slots); the variable itself gets a new array each step, so values fetched earlier never change under the
+user's feet.
+"""
+import numpy as np
+
+from graphlab.framework.errors import InvalidArgumentError
+from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+
+
+def _ref_output(op):
+    return [(op._inputs[0]._dtype, op._inputs[0]._shape)]
+
+
+def _check(ctx, var, grad, *slots):
+    value = var.read(ctx)
+    if value.shape != np.shape(grad):
+        raise InvalidArgumentError(None, ctx.op, "var and grad do not have the same shape%s %s" % (
+            list(value.shape), list(np.shape(grad))))
+    return value, [s.read(ctx) for s in slots]
+
+
+def _scalar(ctx, name, x):
+    if np.ndim(x) != 0:
+        raise InvalidArgumentError(None, ctx.op, "%s is not a scalar: %s" % (name, list(np.shape(x))))
+    return x
+
+
+# ----------------------------------------------------------------------------------- ApplyGradientDescent
+def _gd_kernel(ctx, var, alpha, delta):
+    value, _ = _check(ctx, var, delta)
+    _scalar(ctx, "alpha", alpha)
+    var.value = value - alpha * delta
+    return var
+
+
+register_op(
+    "ApplyGradientDescent",
+    inputs=["var: Ref(T)", "alpha: T", "delta: T"],
+    outputs=_ref_output,
+    kernel=_gd_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="var -= alpha * delta.")
+
+
+def apply_gradient_descent(var, alpha, delta, use_locking=False, name=None):
+    return build_op("ApplyGradientDescent", [var, alpha, delta], attrs={"use_locking": use_locking},
+                    name=name).outputs[0]
+
+
+# ------------------------------------------------------------------------------------------ ApplyMomentum
+def _momentum_kernel(ctx, var, accum, lr, grad, momentum):
+    value, (acc,) = _check(ctx, var, grad, accum)
+    np.multiply(acc, momentum, out=acc)
+    acc += grad
+    if ctx.attrs.get("use_nesterov"):
+        var.value = value - (grad * lr + acc * (momentum * lr))
+    else:
+        var.value = value - acc * lr
+    return var
+
+
+register_op(
+    "ApplyMomentum",
+    inputs=["var: Ref(T)", "accum: Ref(T)", "lr: T", "grad: T", "momentum: T"],
+    outputs=_ref_output,
+    kernel=_momentum_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="accum = accum * momentum + grad; var -= lr * accum (Nesterov: lr * (grad + momentum * accum)).")
+
+
+def apply_momentum(var, accum, lr, grad, momentum, use_locking=False, use_nesterov=False, name=None):
+    return build_op("ApplyMomentum", [var, accum, lr, grad, momentum],
+                    attrs={"use_locking": use_locking, "use_nesterov": use_nesterov}, name=name).outputs[0]
+
+
+# ------------------------------------------------------------------------------------------- ApplyAdagrad
+def _adagrad_kernel(ctx, var, accum, lr, grad):
+    value, (acc,) = _check(ctx, var, grad, accum)
+    if ctx.attrs.get("update_slots", True):
+        acc += grad * grad
+    var.value = value - lr * grad / np.sqrt(acc)
+    return var
+
+
+register_op(
+    "ApplyAdagrad",
+    inputs=["var: Ref(T)", "accum: Ref(T)", "lr: T", "grad: T"],
+    outputs=_ref_output,
+    kernel=_adagrad_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="accum += grad^2; var -= lr * grad / sqrt(accum).")
+
+
+def apply_adagrad(var, accum, lr, grad, use_locking=False, update_slots=True, name=None):
+    return build_op("ApplyAdagrad", [var, accum, lr, grad],
+                    attrs={"use_locking": use_locking, "update_slots": update_slots}, name=name).outputs[0]
+
+
+# ------------------------------------------------------------------------------------------- ApplyRMSProp
+def _rmsprop_kernel(ctx, var, ms, mom, lr, rho, momentum, epsilon, grad):
+    value, (ms_v, mom_v) = _check(ctx, var, grad, ms, mom)
+    ms_v += (grad * grad - ms_v) * (1 - rho)
+    np.multiply(mom_v, momentum, out=mom_v)
+    mom_v += lr * grad / np.sqrt(ms_v + epsilon)
+    var.value = value - mom_v
+    return var
+
+
+register_op(
+    "ApplyRMSProp",
+    inputs=["var: Ref(T)", "ms: Ref(T)", "mom: Ref(T)", "lr: T", "rho: T", "momentum: T", "epsilon: T",
+            "grad: T"],
+    outputs=_ref_output,
+    kernel=_rmsprop_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="ms += (grad^2 - ms)(1 - rho); mom = momentum * mom + lr * grad / sqrt(ms + eps); var -= mom.")
+
+
+def apply_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad, use_locking=False, name=None):
+    return build_op("ApplyRMSProp", [var, ms, mom, lr, rho, momentum, epsilon, grad],
+                    attrs={"use_locking": use_locking}, name=name).outputs[0]
+
+
+# ---------------------------------------------------------------------------------------------- ApplyAdam
+def _adam_kernel(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+    value, (m_v, v_v) = _check(ctx, var, grad, m, v)
+    dt = value.dtype.type
+    alpha = dt(lr * np.sqrt(1 - beta2_power) / (1 - beta1_power))
+    m_v += (grad - m_v) * (1 - beta1)
+    v_v += (grad * grad - v_v) * (1 - beta2)
+    denom = np.sqrt(v_v)
+    denom += epsilon
+    if ctx.attrs.get("use_nesterov"):
+        step = (grad * (1 - beta1) + beta1 * m_v) * alpha
+    else:
+        step = m_v * alpha
+    step /= denom
+    var.value = value - step
+    return var
+
+
+register_op(
+    "ApplyAdam",
+    inputs=["var: Ref(T)", "m: Ref(T)", "v: Ref(T)", "beta1_power: T", "beta2_power: T", "lr: T", "beta1: T",
+            "beta2: T", "epsilon: T", "grad: T"],
+    outputs=_ref_output,
+    kernel=_adam_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Adam: m, v moving moments of grad and grad^2; var -= lr_t * m / (sqrt(v) + epsilon).")
+
+
+def apply_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, use_locking=False,
+               use_nesterov=False, name=None):
+    return build_op("ApplyAdam", [var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad],
+                    attrs={"use_locking": use_locking, "use_nesterov": use_nesterov}, name=name).outputs[0]
+
+
+__all__ = ["apply_gradient_descent", "apply_momentum", "apply_adagrad", "apply_rms_prop", "apply_adam"]

@@ -1,0 +1,16 @@
+"""``tf.train``: optimizers, learning-rate schedules and the global step (Saver and checkpoints are added
+by graphlab.train's saver modules)."""
+from graphlab.train.adagrad import AdagradOptimizer
+from graphlab.train.adam import AdamOptimizer
+from graphlab.train.gradient_descent import GradientDescentOptimizer
+from graphlab.train.learning_rate import exponential_decay
+from graphlab.train.momentum import MomentumOptimizer
+from graphlab.train.optimizer import Optimizer
+from graphlab.train.rmsprop import RMSPropOptimizer
+from graphlab.train.training_util import (assert_global_step, create_global_step, get_global_step,
+                                          get_or_create_global_step, global_step)
+from graphlab.train.checkpoint_utils import (NewCheckpointReader, checkpoint_exists, get_checkpoint_state,
+                                             latest_checkpoint, list_variables, load_checkpoint, load_variable,
+                                             update_checkpoint_state)
+from graphlab.train.saver import Saver, export_meta_graph, import_meta_graph
+from graphlab.formats.graph_io import write_graph

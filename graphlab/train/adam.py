@@ -1,0 +1,52 @@
+"""``tf.train.AdamOptimizer``: slots ``m`` and ``v`` (``w/Adam``, ``w/Adam_1``), accumulators
+``beta1_power`` and ``beta2_power`` (multiplied by beta1, beta2 after every step), ApplyAdam."""
+from graphlab.ops import control_flow_ops, training_ops
+from graphlab.ops.registry import convert_to_tensor
+from graphlab.train.optimizer import Optimizer
+
+
+class AdamOptimizer(Optimizer):
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, use_locking=False,
+                 name="Adam"):
+        super().__init__(use_locking, name)
+        self._lr = learning_rate
+        self._beta1 = beta1
+        self._beta2 = beta2
+        self._epsilon = epsilon
+
+    def _get_beta_accumulators(self, graph=None):
+        return (self._get_non_slot_variable("beta1_power", graph),
+                self._get_non_slot_variable("beta2_power", graph))
+
+    def _create_slots(self, var_list):
+        first_var = min(var_list, key=lambda x: x.name)
+        self._create_non_slot_variable(self._beta1, "beta1_power", first_var)
+        self._create_non_slot_variable(self._beta2, "beta2_power", first_var)
+        for v in var_list:
+            self._zeros_slot(v, "m", self._name)
+            self._zeros_slot(v, "v", self._name)
+
+    def _prepare(self):
+        c = self._call_if_callable
+        self._lr_t = convert_to_tensor(c(self._lr), name="learning_rate")
+        self._beta1_t = convert_to_tensor(c(self._beta1), name="beta1")
+        self._beta2_t = convert_to_tensor(c(self._beta2), name="beta2")
+        self._epsilon_t = convert_to_tensor(c(self._epsilon), name="epsilon")
+
+    def _apply_dense(self, grad, var):
+        m = self.get_slot(var, "m")
+        v = self.get_slot(var, "v")
+        beta1_power, beta2_power = self._get_beta_accumulators(var.graph)
+        cast = self._cast
+        return training_ops.apply_adam(
+            var._ref(), m._ref(), v._ref(), cast(beta1_power.value(), var), cast(beta2_power.value(), var),
+            cast(self._lr_t, var), cast(self._beta1_t, var), cast(self._beta2_t, var),
+            cast(self._epsilon_t, var), grad, use_locking=self._use_locking).op
+
+    def _finish(self, update_ops, name_scope):
+        graph = update_ops[0].graph if update_ops else None
+        with graph.control_dependencies(update_ops):
+            beta1_power, beta2_power = self._get_beta_accumulators(graph)
+            update_beta1 = beta1_power.assign(beta1_power * self._beta1_t, use_locking=self._use_locking)
+            update_beta2 = beta2_power.assign(beta2_power * self._beta2_t, use_locking=self._use_locking)
+        return control_flow_ops.group(*(list(update_ops) + [update_beta1, update_beta2]), name=name_scope)

@@ -1,0 +1,40 @@
+"""``tf.train.RMSPropOptimizer``: slots ``rms`` (ones, ``w/RMSProp``) and ``momentum`` (zeros,
+``w/RMSProp_1``), ApplyRMSProp."""
+from graphlab.ops import training_ops
+from graphlab.ops.registry import convert_to_tensor
+from graphlab.train.optimizer import Optimizer
+
+
+class RMSPropOptimizer(Optimizer):
+    def __init__(self, learning_rate, decay=0.9, momentum=0.0, epsilon=1e-10, use_locking=False,
+                 centered=False, name="RMSProp"):
+        super().__init__(use_locking, name)
+        if centered:
+            raise NotImplementedError("graphlab's RMSPropOptimizer does not support centered=True yet.")
+        self._learning_rate = learning_rate
+        self._decay = decay
+        self._momentum = momentum
+        self._epsilon = epsilon
+
+    def _create_slots(self, var_list):
+        from graphlab.ops import init_ops
+        for v in var_list:
+            dtype = v.dtype.base_dtype
+            self._get_or_make_slot_with_initializer(v, init_ops.ones_initializer(dtype=dtype), v.get_shape(),
+                                                    dtype, "rms", self._name)
+            self._zeros_slot(v, "momentum", self._name)
+
+    def _prepare(self):
+        c = self._call_if_callable
+        self._learning_rate_tensor = convert_to_tensor(c(self._learning_rate), name="learning_rate")
+        self._decay_tensor = convert_to_tensor(c(self._decay), name="decay")
+        self._momentum_tensor = convert_to_tensor(c(self._momentum), name="momentum")
+        self._epsilon_tensor = convert_to_tensor(c(self._epsilon), name="epsilon")
+
+    def _apply_dense(self, grad, var):
+        rms = self.get_slot(var, "rms")
+        mom = self.get_slot(var, "momentum")
+        return training_ops.apply_rms_prop(
+            var._ref(), rms._ref(), mom._ref(), self._cast(self._learning_rate_tensor, var),
+            self._cast(self._decay_tensor, var), self._cast(self._momentum_tensor, var),
+            self._cast(self._epsilon_tensor, var), grad, use_locking=self._use_locking).op
