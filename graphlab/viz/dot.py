@@ -73,9 +73,14 @@ def node_attrs(unit, overlay, show_shapes):
         a["peripheries"] = "2"
         tooltip = "series %s: %d members" % (unit.name, unit.count)
     elif unit.kind == "bucket":
-        lines = ["%s ×%d" % (unit.name, n), "(grouped by type)"]
+        if unit.op_type is None:
+            lines = [unit.name, "%d scopes, %d ops" % (unit.count, n)]
+            a.update({"shape": "folder", "style": "filled,dashed"})
+        else:
+            lines = ["%s ×%d" % (unit.name, n), "(grouped by type)"]
         a["style"] = a.get("style", "filled") + ",dashed"
-        tooltip = "%d %s ops in %s grouped to keep the drawing small" % (n, unit.name, unit.container or "top level")
+        tooltip = "%d ops (%s) in %s, grouped to keep the drawing small" % (
+            n, unit.name, unit.container or "top level")
     else:  # external stub with a focus scope
         lines = [first.name]
         a.update({"style": "dashed", "fontsize": "9", "fontcolor": "#6b7280", "color": "#9ca3af"})

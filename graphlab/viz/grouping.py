@@ -109,13 +109,18 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
     # per node: its scope prefixes below the focus, as (path, component, relative level)
     chains = []
     max_rel = 0
+    chain_of_scope = {}     # many ops share a scope: build each scope's chain once
     for n in members:
-        parts = n.name.split("/")
-        chain = []
-        path = focus or ""
-        for i in range(base, len(parts) - 1):
-            path = parts[i] if not path else path + "/" + parts[i]
-            chain.append((path, parts[i], i - base))
+        parent = n.name.rpartition("/")[0]
+        chain = chain_of_scope.get(parent)
+        if chain is None:
+            parts = n.name.split("/")
+            chain = []
+            path = focus or ""
+            for i in range(base, len(parts) - 1):
+                path = parts[i] if not path else path + "/" + parts[i]
+                chain.append((path, bookkeeping_kind(parts[i]), i - base))
+            chain_of_scope[parent] = chain
         if len(chain) > max_rel:
             max_rel = len(chain)
         chains.append(chain)
@@ -124,12 +129,12 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
         keys = []
         for chain in chains:
             key = None
-            for path, comp, rel in chain:
+            for path, kind, rel in chain:
                 if path in expand:
                     continue
                 if path in explicit:
                     key = (path, "requested")
-                elif bookkeeping and bookkeeping_kind(comp):
+                elif bookkeeping and kind:
                     key = (path, "bookkeeping")
                 elif depth is not None and rel >= depth:
                     key = (path, "depth")
@@ -265,6 +270,39 @@ def _bucket(layout, units, max_nodes):
             layout.unit_of[m.name] = bucket
         units[uid] = bucket
         excess -= len(group_units) - 1
+        layout.bucketed = True
+    if excess > 0:
+        _bucket_scopes(layout, units, excess)
+
+
+def _bucket_scopes(layout, units, excess):
+    """Still too many boxes (hundreds of distinct scopes side by side): merge neighbouring collapsed scopes
+    of one container, in creation order, into ranges ``first … last``."""
+    groups = {}
+    for u in sorted(units.values(), key=lambda u: u.members[0]._id):
+        if u.kind in ("scope", "series") and u.reason is not None:
+            groups.setdefault(u.container, []).append(u)
+    for container, group_units in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        if excess <= 0 or len(group_units) < 2:
+            break
+        target = max(1, len(group_units) - excess)
+        size = -(-len(group_units) // target)
+        for start in range(0, len(group_units), size):
+            chunk = group_units[start:start + size]
+            if len(chunk) < 2:
+                continue
+            first, last = chunk[0].name.rpartition("/")[2], chunk[-1].name.rpartition("/")[2]
+            uid = "range:%s/%s..%s" % (container, first, last)
+            bucket = Unit(uid, "bucket", "%s … %s" % (first, last), container, "compute", "auto")
+            bucket.count = len(chunk)
+            for u in chunk:
+                del units[u.id]
+                bucket.members.extend(u.members)
+            bucket.members.sort(key=lambda m: m._id)
+            for m in bucket.members:
+                layout.unit_of[m.name] = bucket
+            units[uid] = bucket
+            excess -= len(chunk) - 1
         layout.bucketed = True
 
 

@@ -42,10 +42,12 @@ def _info(view, layout, overlay, max_nodes):
                  for u in layout.units if u.kind == "scope"]
     series = [{"name": u.name, "type": u.op_type, "count": u.count, "ops": len(u.members),
                "container": u.container} for u in layout.units if u.kind == "series"]
-    buckets = [{"type": u.name, "ops": len(u.members), "container": u.container}
-               for u in layout.units if u.kind == "bucket"]
+    buckets = [{"type": u.op_type, "ops": len(u.members), "container": u.container}
+               for u in layout.units if u.kind == "bucket" and u.op_type is not None]
+    ranges = [{"scopes": u.name, "count": u.count, "ops": len(u.members), "container": u.container}
+              for u in layout.units if u.kind == "bucket" and u.op_type is None]
     info = {"ops": len(view.nodes), "total_ops": view.total, "drawn_ops": layout.members,
-            "boxes": len(layout.units), "collapsed": collapsed, "series": series, "buckets": buckets,
+            "boxes": len(layout.units), "collapsed": collapsed, "series": series, "buckets": buckets, "ranges": ranges,
             "hidden": [n.name for n in layout.hidden], "auto_level": layout.auto_level,
             "max_nodes": max_nodes, "focus": layout.focus}
     if overlay is not None:
@@ -80,6 +82,9 @@ def _summary(info, layout, overlay, view):
     if info["buckets"]:
         lines.append("grouped by type to stay near max_nodes=%d: %s" % (
             info["max_nodes"], _listed(["%s ×%d" % (b["type"], b["ops"]) for b in info["buckets"]])))
+    if info["ranges"]:
+        lines.append("scopes merged into ranges to stay near max_nodes=%d: %s" % (
+            info["max_nodes"], _listed(["%s (%d scopes)" % (r["scopes"], r["count"]) for r in info["ranges"]])))
     if info["hidden"]:
         lines.append("hidden: %d ops" % len(info["hidden"]))
     if overlay is not None:

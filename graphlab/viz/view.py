@@ -15,14 +15,27 @@ MIB = 1 << 20
 class TensorView:
     """One op output as seen by a drawing: producer, index and a short shape label ("?" for unknown)."""
 
-    __slots__ = ("_op", "index", "shape", "dtype", "source")
+    __slots__ = ("_op", "index", "_shape", "_dtype", "source")
 
     def __init__(self, op, index, shape, dtype, source=None):
         self._op = op
         self.index = index
-        self.shape = shape          # label text or None when the shape is not recorded (GraphDef)
-        self.dtype = dtype          # dtype name or None
+        self._shape = shape         # label text, or None when not recorded (GraphDef) or not yet computed
+        self._dtype = dtype         # dtype name or None
         self.source = source        # the engine Tensor, when drawn from a live graph
+
+    @property
+    def shape(self):
+        """Computed on first use: only the few edges that get drawn need their label."""
+        if self._shape is None and self.source is not None:
+            self._shape = shape_label(self.source._shape)
+        return self._shape
+
+    @property
+    def dtype(self):
+        if self._dtype is None and self.source is not None:
+            self._dtype = self.source._dtype.name
+        return self._dtype
 
     @property
     def name(self):
@@ -82,18 +95,18 @@ def from_graph(graph, upto_op_count=None):
     views = {}
     nodes = []
     for i, op in enumerate(ops):
-        node = NodeView(op.name, op.type, i, op)
-        for t in op.outputs:
-            node.outputs.append(TensorView(node, t.value_index, shape_label(t.shape), t.dtype.name, t))
-        if op.type == "Const":
-            node.const = _const_info(op.get_attr("value"), op.get_attr("dtype"))
+        # private fields on purpose: this loop runs once per op of graphs with 10k+ ops
+        node = NodeView(op._name, op._type, i, op)
+        node.outputs = [TensorView(node, k, None, None, t) for k, t in enumerate(op._outputs)]
+        if op._type == "Const":
+            node.const = _const_info(op._attrs["value"], op._attrs["dtype"])
         views[op] = node
         nodes.append(node)
-        for t in op.inputs:
-            producer = views.get(t.op)
-            if producer is not None and t.value_index < len(producer.outputs):
-                node._inputs.append(producer.outputs[t.value_index])
-        for c in op.control_inputs:
+        for t in op._inputs:
+            producer = views.get(t._op)
+            if producer is not None and t._value_index < len(producer.outputs):
+                node._inputs.append(producer.outputs[t._value_index])
+        for c in op._control_inputs:
             producer = views.get(c)
             if producer is not None:   # a control input added later may point past the prefix
                 node._control_inputs.append(producer)

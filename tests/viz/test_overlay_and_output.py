@@ -106,6 +106,20 @@ def test_flat_graphs_fall_back_to_grouping_by_type():
     assert any("grouped by type" in s for s in r.summary)
 
 
+def test_many_distinct_scopes_merge_into_ranges():
+    g = _scoped_graph(60, 2)                  # 60 distinct scopes, nothing numbered
+    r = viz.render(g, max_nodes=20, group_series=False)
+    assert r.node_count <= 20
+    ranges = r.info["ranges"]
+    assert sum(x["count"] for x in ranges) == 60 and sum(x["ops"] for x in ranges) == 120
+    assert ranges[0]["scopes"] == "blocka0x … blockd0x"
+    assert "4 scopes, 8 ops" in node_line(r.dot, "range:/blocka0x..blockd0x")
+    assert any(s.startswith("scopes merged into ranges to stay near max_nodes=20") for s in r.summary)
+    # the chain of scopes stays a chain of ranges
+    pairs = [(s, d) for s, d, _ in edges(r.dot)]
+    assert ("range:/blocka0x..blockd0x", "range:/blocke0x..blockh0x") in pairs
+
+
 def _graph_def():
     gd = graph_def_pb2.GraphDef()
     a = gd.node.add(name="in/a", op="Placeholder")
