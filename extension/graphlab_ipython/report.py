@@ -74,7 +74,8 @@ def large_constants_section(large, shell=None):
 
 def restore_init_section(events, count):
     lines = []
-    for restore_count, names in events:
+    for restore_tag, names in events:
+        restore_count = getattr(restore_tag, "execution_count", restore_tag)
         lines.append("In [%s] ran an initializer after the restore %s in the same session: it overwrote the "
                      "restored value%s of %s." % (
                          count, "in In [%s]" % restore_count if restore_count is not None else "",

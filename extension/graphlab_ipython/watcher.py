@@ -14,6 +14,12 @@ from graphlab.lint import checks
 from graphlab.lint.structural import StructuralHasher
 from graphlab_ipython import explain, report
 
+try:
+    import IPython
+    _COUNTS_BEFORE_HOOK = IPython.version_info >= (9,)
+except Exception:   # pragma: no cover
+    _COUNTS_BEFORE_HOOK = False
+
 RULES = ("duplicates", "op_growth", "large_constants", "errors", "restore_init")
 _RESTORE_TYPES = frozenset(("RestoreV2", "Restore", "RestoreSlice"))
 _ASSIGN_TYPES = frozenset(("Assign", "AssignVariableOp"))
@@ -97,16 +103,20 @@ class GraphWatcher:
         self._restored = weakref.WeakKeyDictionary()   # session -> (execution count, {variable names})
         self._failed = set()
         self.current_count = None
+        self.current_tag = None
 
     # --- hooks ----------------------------------------------------------------------------------------
     def pre_run_cell(self, info=None):
         try:
             count = self.shell.execution_count
+            if _COUNTS_BEFORE_HOOK and getattr(info, "store_history", False):
+                count -= 1          # IPython 9 increments before pre_run_cell; post_run_cell settles it anyway
             cell_id = cell_identity(info)
             graph = graph_mod.get_default_graph()
             self.current_count = count
             self._session_events = []
             tag = CellTag(count, cell_id)
+            self.current_tag = tag
             self._pending = (tag, graph, len(graph._ops), getattr(info, "raw_cell", ""))
             self._previous_tag = provenance.set_tag(tag)
         except Exception as e:  # a hook must never fail the user's cell
@@ -134,7 +144,7 @@ class GraphWatcher:
         assigned = {op._inputs[0]._op._name for op in executed_ops
                     if op._type in _ASSIGN_TYPES and op._inputs}
         if restoring:
-            self._restored[session] = (self.current_count, assigned)
+            self._restored[session] = (self.current_tag, assigned)
             return
         earlier = self._restored.get(session)
         if earlier is not None and assigned & earlier[1]:

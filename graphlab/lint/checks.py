@@ -37,14 +37,20 @@ class DuplicateIndex:
     def find(self, new_ops):
         """New ops that duplicate an indexed op (each earlier op is matched at most once)."""
         by_hash, hasher = self._by_hash, self.hasher
-        used = set()
+        cursor = {}          # hash -> how many of its earlier ops are already matched (O(1) per new op)
         found = []
         for op in new_ops:
-            for original in by_hash.get(hasher(op), ()):
-                if original is not op and original not in used:
-                    used.add(original)
-                    found.append(Duplicate(op, original))
-                    break
+            h = hasher(op)
+            candidates = by_hash.get(h)
+            if not candidates:
+                continue
+            i = cursor.get(h, 0)
+            while i < len(candidates) and candidates[i] is op:
+                i += 1
+            if i < len(candidates):
+                found.append(Duplicate(op, candidates[i]))
+                i += 1
+            cursor[h] = i
         return found
 
     def __len__(self):

@@ -1,0 +1,62 @@
+"""Explanations of classic errors, tied to the notebook's history."""
+import graphlab as tf
+
+
+def test_variable_already_exists_after_rerun(loaded):
+    source = "w = tf.get_variable('w', shape=[2])"
+    loaded.run(source)
+    cell = loaded.run(source)
+    assert not cell.result.success
+    [text] = cell.reports
+    assert text.startswith("graphlab: why: variable w already exists")
+    assert "created by this same cell when it ran as In [3]" in text
+    assert "tf.reset_default_graph()" in text and "AUTO_REUSE" in text
+
+
+def test_uninitialized_value_names_the_run_and_the_stale_initializer(loaded):
+    loaded.run("a = tf.Variable(1.0, name='a')\ninit = tf.global_variables_initializer()\nsess = tf.Session()")
+    loaded.run("b = tf.Variable(2.0, name='b')")
+    cell = loaded.run("sess.run(init)\nsess.run(b)")
+    [text] = cell.reports
+    assert text.startswith("graphlab: why: b is uninitialized")
+    assert "Variable b was created by In [4]." in text
+    assert "The initializer init (In [3]) was built before b existed" in text
+
+
+def test_must_feed_placeholder_after_rerun(loaded):
+    source = "p = tf.placeholder(tf.float32, name='p')\nq = p * 2"
+    loaded.run(source)
+    loaded.run("feed_p = p")
+    loaded.run(source)
+    cell = loaded.run("sess = tf.Session()\nsess.run(q, feed_dict={feed_p: 1.0})")
+    texts = cell.reports
+    assert texts and texts[0].startswith("graphlab: why: placeholder p_1 needs a feed")
+    assert "created by In [5]" in texts[0]
+    assert "p (In [3])" in texts[0]
+
+
+def test_not_found_in_checkpoint_names_renamed_variables(loaded):
+    loaded.run("v = tf.Variable(1.0, name='v')")
+    loaded.run("v = tf.Variable(1.0, name='v')")
+    cell = loaded.run("raise tf.errors.NotFoundError(None, None, 'Key v_1 not found in checkpoint')")
+    [text] = cell.reports
+    assert "The checkpoint has no value saved under v_1" in text
+    assert "v_1 (In [4])" in text
+
+
+def test_other_errors_get_no_report(loaded):
+    assert loaded.run("1 / 0").reports == []
+
+
+def test_initializer_after_restore_is_reported(loaded):
+    """A restore is any run that executes a RestoreV2 op; simulated here through the session listener."""
+    loaded.run("v = tf.Variable(1.0, name='v')\nsess = tf.Session()\nrestore = tf.assign(v, 5.0)")
+    loaded.run("from graphlab_ipython import watcher_of\n"
+               "class FakeRestore:\n    _type = 'RestoreV2'\n    _inputs = ()\n"
+               "sess.run(restore)\n"
+               "watcher_of(get_ipython()).on_session_run(sess, [FakeRestore(), restore.op])")
+    cell = loaded.run("sess.run(tf.global_variables_initializer())")
+    [text] = cell.reports
+    assert text.startswith("graphlab: initializer after restore")
+    assert "after the restore in In [4]" in text and "overwrote the restored value of v" in text
+    assert loaded.run("sess.run(v)").reports == []
