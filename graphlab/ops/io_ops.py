@@ -1,0 +1,111 @@
+"""Checkpoint ops: SaveV2 writes tensors to a V2 checkpoint (tensor bundle), RestoreV2 reads them back.
+
+They are ordinary graph ops, as in TF, so a Saver's save and restore are runs of ``save/control_dependency``
+and ``save/restore_all``, and TensorFlow finds the same ops in a graph or meta graph graphlab wrote.
+"""
+import os
+
+import numpy as np
+
+from graphlab.framework import dtypes, tensor_shape
+from graphlab.framework.errors import InvalidArgumentError, NotFoundError, OpError
+from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
+
+
+def _text(value):
+    value = np.asarray(value, dtype=object).reshape(-1)
+    return [v.decode("utf-8", "surrogateescape") if isinstance(v, bytes) else str(v) for v in value]
+
+
+def _reraise_at(ctx, err):
+    """File-layer errors carry no op; give them this op so str() points at the user's line."""
+    return type(err)(None, ctx.op, err.message)
+
+
+def _check_slices(ctx, slices):
+    if any(s for s in _text(slices)):
+        raise InvalidArgumentError(None, ctx.op, "graphlab does not support saving or restoring slices of "
+                                   "tensors (partitioned variables); shape_and_slices must be empty strings")
+
+
+# ------------------------------------------------------------------------------------------------ SaveV2
+def _save_kernel(ctx, prefix, tensor_names, shape_and_slices, *tensors):
+    from graphlab.formats import tensor_bundle
+    names = _text(tensor_names)
+    if len(names) != len(tensors):
+        raise InvalidArgumentError(None, ctx.op, "Expected %d tensors to save, got %d (tensor_names has %d "
+                                   "entries)" % (len(names), len(tensors), len(names)))
+    _check_slices(ctx, shape_and_slices)
+    path = _text(prefix)[0]
+    try:
+        tensor_bundle.write_bundle(path, dict(zip(names, tensors)))
+    except OpError as e:
+        raise _reraise_at(ctx, e) from None
+    except OSError as e:
+        raise NotFoundError(None, ctx.op, "Failed to write checkpoint %s: %s" % (path, e)) from None
+
+
+register_op(
+    "SaveV2",
+    inputs=["prefix: string", "tensor_names: string", "shape_and_slices: string", "tensors: list"],
+    outputs=no_outputs,
+    kernel=_save_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Writes the tensors under tensor_names to the V2 checkpoint PREFIX.index/.data-00000-of-00001.")
+
+
+def save_v2(prefix, tensor_names, shape_and_slices, tensors, name=None):
+    tensors = list(tensors)
+    attrs = {"dtypes": [t.dtype.base_dtype for t in tensors]}
+    return build_op("SaveV2", [prefix, tensor_names, shape_and_slices, tensors], attrs=attrs, name=name,
+                    default_name="SaveV2")
+
+
+# --------------------------------------------------------------------------------------------- RestoreV2
+def _restore_outputs(op):
+    return [(dt, tensor_shape.UNKNOWN) for dt in op._attrs["dtypes"]]
+
+
+def _restore_kernel(ctx, prefix, tensor_names, shape_and_slices):
+    from graphlab.formats import tensor_bundle
+    names = _text(tensor_names)
+    wanted = ctx.attrs["dtypes"]
+    if len(names) != len(wanted):
+        raise InvalidArgumentError(None, ctx.op, "RestoreV2 has %d tensor names but %d dtypes"
+                                   % (len(names), len(wanted)))
+    _check_slices(ctx, shape_and_slices)
+    path = _text(prefix)[0]
+    if not os.path.exists(tensor_bundle.index_path(path)):
+        raise NotFoundError(None, ctx.op, "Unsuccessful TensorSliceReader constructor: Failed to find any "
+                            "matching files for %s" % path)
+    out = []
+    try:
+        reader = tensor_bundle.BundleReader(path)
+        for name, dt in zip(names, wanted):
+            stored = reader.dtype_enum(name)
+            if stored != dt.base_dtype.as_datatype_enum:
+                raise InvalidArgumentError(None, ctx.op, "tensor_name = %s; expected dtype %s does not equal "
+                                           "original dtype %s" % (name, dt.base_dtype.name,
+                                                                  dtypes.as_dtype(stored).name))
+            out.append(reader.read(name))
+    except OpError as e:
+        raise _reraise_at(ctx, e) if e.op is None else e from None
+    return tuple(out) if len(out) != 1 else out[0]
+
+
+register_op(
+    "RestoreV2",
+    inputs=["prefix: string", "tensor_names: string", "shape_and_slices: string"],
+    outputs=_restore_outputs,
+    kernel=_restore_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Reads the tensors under tensor_names from the V2 checkpoint at prefix.")
+
+
+def restore_v2(prefix, tensor_names, shape_and_slices, dtypes_list, name=None):
+    op = build_op("RestoreV2", [prefix, tensor_names, shape_and_slices],
+                  attrs={"dtypes": [dtypes.as_dtype(d).base_dtype for d in dtypes_list]}, name=name,
+                  default_name="RestoreV2")
+    return op.outputs

@@ -1,0 +1,10 @@
+"""File and directory names inside a SavedModel directory (as TF lays them out)."""
+SAVED_MODEL_FILENAME_PB = "saved_model.pb"
+SAVED_MODEL_FILENAME_PBTXT = "saved_model.pbtxt"
+SAVED_MODEL_SCHEMA_VERSION = 1
+VARIABLES_DIRECTORY = "variables"
+VARIABLES_FILENAME = "variables"
+ASSETS_DIRECTORY = "assets"
+MAIN_OP_KEY = "saved_model_main_op"
+LEGACY_INIT_OP_KEY = "legacy_init_op"
+TRAIN_OP_KEY = "saved_model_train_op"

@@ -1,0 +1,6 @@
+"""Standard tags of a SavedModel's meta graphs (TF's saved_model.tag_constants)."""
+SERVING = "serve"
+TRAINING = "train"
+EVAL = "eval"
+GPU = "gpu"
+TPU = "tpu"
