@@ -354,5 +354,195 @@ def _assert_at_most_one(count, names):
     return build_op("CaseExclusiveCheck", [count], attrs={"conditions": list(names)}, name="Assert")
 
 
+# ------------------------------------------------------------------------------------------ while_loop
+# One op, "While", holds the loop: its inputs are the initial loop values, the iteration limit and every
+# outside tensor the body or condition reads; its kernel runs the condition and body subgraphs (built once,
+# under the loop's name scope, from "WhileArg" stand-ins for the loop variables) through ordinary pruned
+# plans of the same session, so variables, queues and nested conds inside the body behave as anywhere else.
+
+class _Loop:
+    __slots__ = ("args", "pred", "body", "n", "has_limit", "captured", "invariants", "__weakref__")
+
+
+_LOOPS = weakref.WeakKeyDictionary()   # While op -> _Loop
+
+
+def _while_arg_kernel(ctx):
+    from graphlab.framework.errors import InvalidArgumentError
+    raise InvalidArgumentError(None, ctx.op, "'%s' is a loop variable of a tf.while_loop: it has a value only "
+                               "while the loop runs. Fetch the loop's results instead." % ctx.op.name)
+
+
+register_op(
+    "WhileArg",
+    outputs=lambda op: [(op._attrs["dtype"], op._attrs["shape"])],
+    kernel=_while_arg_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="The value of one loop variable inside a while_loop's condition and body.")
+
+
+def _while_outputs(op):
+    loop = _LOOPS[op]
+    return [(a._dtype, a._shape) for a in loop.args]
+
+
+def _loop_plan(ctx, loop, which):
+    from graphlab.runtime.executor import Plan
+    key = ("__while_plan__", ctx.op.name, which)
+    plan = ctx.state.get(key)
+    if plan is None:
+        fetch = [loop.pred] if which == "cond" else loop.body
+        plan = ctx.state[key] = Plan(ctx.session, fetch, [], list(loop.args) + list(loop.captured))
+    return plan
+
+
+def _while_kernel(ctx, *values):
+    from graphlab.framework.errors import InvalidArgumentError
+    loop = _LOOPS[ctx.op]
+    n = loop.n
+    current = list(values[:n])
+    limit = int(values[n]) if loop.has_limit else None
+    captured = list(values[n + 1 if loop.has_limit else n:])
+    cond_plan = _loop_plan(ctx, loop, "cond")
+    body_plan = _loop_plan(ctx, loop, "body")
+    i = 0
+    while limit is None or i < limit:
+        got = cond_plan.run(current + captured)
+        if not got[cond_plan.fetch_slots[0]]:
+            break
+        got = body_plan.run(current + captured)
+        current = [got[s] for s in body_plan.fetch_slots]
+        for arg, v in zip(loop.args, current):
+            if not arg._shape.is_compatible_with(np.shape(v)):
+                raise InvalidArgumentError(None, ctx.op, "The shape of loop variable %s changed to %s in "
+                                           "iteration %d, incompatible with its shape invariant %s." % (
+                                               arg.name, list(np.shape(v)), i, arg._shape))
+        i += 1
+    return current[0] if n == 1 else type(())(current)
+
+
+def _while_grad(op, *grads):
+    raise LookupError("No gradient defined for operation '%s' (op type: While): graphlab cannot differentiate "
+                      "through tf.while_loop yet. Compute the gradient inside the loop body, or unroll the "
+                      "loop in Python." % op.name)
+
+
+register_op(
+    "While",
+    inputs=["input: list"],
+    outputs=_while_outputs,
+    kernel=_while_kernel,
+    grad=_while_grad,
+    stateful=True,
+    doc="Runs the body subgraph while the condition subgraph is true; outputs the final loop values.")
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
+               swap_memory=False, name=None, maximum_iterations=None, return_same_structure=False):
+    """``tf.while_loop``: repeat ``body`` while ``cond`` holds, on tensors ``loop_vars`` (a tensor or a
+    (nested) list/tuple); at most ``maximum_iterations`` times when given. Body outputs must keep each
+    variable's dtype and a shape compatible with its invariant (its initial shape unless
+    ``shape_invariants`` says otherwise)."""
+    if not callable(cond):
+        raise TypeError("cond must be callable.")
+    if not callable(body):
+        raise TypeError("body must be callable.")
+    if parallel_iterations < 1:
+        raise TypeError("parallel_iterations must be a positive integer.")
+    single = not isinstance(loop_vars, (list, type(())))
+    structure = [loop_vars] if single else loop_vars
+    flat = [registry.convert_to_tensor(v) for v in _flatten(structure)]
+    if not flat:
+        raise ValueError("No loop variables provided")
+    if shape_invariants is None:
+        invariants = [t.shape for t in flat]
+    else:
+        inv = [shape_invariants] if single else shape_invariants
+        invariants = [tensor_shape.as_shape(s) for s in _flatten(inv)]
+        for t, s in zip(flat, invariants):
+            if not s.is_compatible_with(t.shape):
+                raise ValueError("The shape invariant specified for %s is not compatible with the initial "
+                                 "shape of the loop variable. It enters the loop with shape %s, but the "
+                                 "specified shape invariant is %s." % (t.name, t.shape, s))
+    graph = flat[0].graph if flat else graph_mod.get_default_graph()
+    with graph.as_default(), graph.name_scope(name or "while") as scope:
+        limit = None
+        if maximum_iterations is not None:
+            limit = registry.convert_to_tensor(maximum_iterations, name="maximum_iterations")
+            if limit.shape.ndims not in (None, 0):
+                raise ValueError("maximum_iterations must be a scalar, saw shape: %s" % limit.shape)
+        start = len(graph._ops)
+        with graph.control_dependencies(None):
+            args = [build_op("WhileArg", (), attrs={"dtype": t.dtype.base_dtype, "shape": s},
+                             name="Identity").outputs[0] for t, s in zip(flat, invariants)]
+            packed = _pack_like(structure, args)
+            call_args = [packed] if single else list(packed)
+            pred = registry.convert_to_tensor(cond(*call_args))
+            if pred.dtype.base_dtype != dtypes.bool or pred.shape.ndims not in (None, 0):
+                raise ValueError("cond of a while_loop must return a boolean scalar, got %s" % pred)
+            result = body(*call_args)
+            if single and isinstance(result, (list, type(()))) and len(result) == 1:
+                result = result[0]
+            result = [result] if single or not isinstance(result, (list, type(()))) else result
+            outs = [registry.convert_to_tensor(v, dtype=t.dtype.base_dtype)
+                    for v, t in zip(_flatten(result), flat)]
+        if len(outs) != len(flat):
+            raise ValueError("The two structures don't have the same number of elements. First structure "
+                             "has %d elements, second structure has %d." % (len(flat), len(outs)))
+        for t, arg, out in zip(flat, args, outs):
+            if out.dtype.base_dtype != t.dtype.base_dtype:
+                raise TypeError("Loop variable %s enters the loop as %s but the body returns %s." %
+                                (t.name, t.dtype.base_dtype.name, out.dtype.base_dtype.name))
+            if not arg.shape.is_compatible_with(out.shape):
+                raise ValueError(
+                    "Input tensor '%s' enters the loop with shape %s, but has shape %s after one iteration. "
+                    "To allow the shape to vary across iterations, use the `shape_invariants` argument of "
+                    "tf.while_loop to specify a less-specific shape." % (t.name, t.shape, out.shape))
+        members = set(graph._ops[start:])
+        captured, controls = [], []
+        for op in graph._ops[start:]:
+            for t in op._inputs:
+                if t._op not in members and t not in captured:
+                    captured.append(t)
+            for c in op._control_inputs:
+                if c not in members and c not in controls:
+                    controls.append(c)
+        for v in outs:
+            if v._op not in members and v not in captured:
+                captured.append(v)
+        loop = _Loop()
+        loop.args, loop.pred, loop.body, loop.n = args, pred, outs, len(flat)
+        loop.has_limit, loop.captured, loop.invariants = limit is not None, captured, invariants
+        inputs = list(flat) + ([limit] if limit is not None else []) + captured
+        op = _build_while(graph, scope, inputs, loop, controls)
+        from graphlab.ops import array_ops
+        exits = [array_ops.identity(t, name="Exit") for t in op.outputs]
+    packed = _pack_like(structure, exits)
+    if single:
+        return packed[0]
+    if not return_same_structure and len(exits) == 1:
+        return exits[0]
+    return packed
+
+
+def _build_while(graph, scope, inputs, loop, controls):
+    """Build the While op; its outputs rule needs the loop record, registered before shapes are inferred."""
+    opdef = registry.get_opdef("While")
+    original = opdef.outputs
+    holder = {}
+
+    def outputs(op):
+        _LOOPS[op] = loop
+        holder["op"] = op
+        return original(op)
+    opdef.outputs = outputs
+    try:
+        op = build_op("While", [inputs], attrs={"parallel_iterations": 10}, name=scope,
+                      control_inputs=controls)
+    finally:
+        opdef.outputs = original
+    return op
+
+
 __all__ = ["no_op", "group", "control_dependencies", "tuple", "with_dependencies", "switch", "merge", "cond",
            "case", "while_loop"]

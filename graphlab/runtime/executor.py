@@ -13,6 +13,10 @@ DEAD = type("Dead", (), {"__repr__": lambda self: "<dead>", "__slots__": ()})()
 """The value of a tensor on the branch a Switch did not take: ops that consume it do not run."""
 
 
+CONTROL_FLOW_TYPES = frozenset(("Switch", "RefSwitch", "Merge", "RefMerge"))
+"""Ops that make a plan take the careful path (dead-value propagation); other plans run the fast loop."""
+
+
 class KernelContext:
     """What a kernel may see besides its inputs: its op, the op's attrs, and the session's state."""
 
@@ -70,7 +74,7 @@ class Plan:
                 if t not in slots:
                     slots[t] = len(slots)
                 outs.append(slots[t])
-            if op._type in ("Switch", "RefSwitch", "Merge", "RefMerge"):
+            if op._type in CONTROL_FLOW_TYPES:
                 self.has_control_flow = True
             ctrl = [c for c in op._control_inputs]
             steps.append((kernel, KernelContext(op, session), ins, len(outs), outs, ctrl))
@@ -104,6 +108,17 @@ class Plan:
         return values
 
     def _run_careful(self, values, trace):
+        values = self._run_steps_careful(values, trace)
+        if self.has_control_flow:
+            for i, slot in enumerate(self.fetch_slots):
+                if values[slot] is DEAD:
+                    raise errors.InvalidArgumentError(
+                        None, None, "Retval[%d] does not have value: the fetched tensor is computed only on "
+                        "the branch of a tf.cond that this run did not take. Fetch the cond's result (its "
+                        "Merge output) instead." % i)
+        return values
+
+    def _run_steps_careful(self, values, trace):
         dead_ops = set()
         clock = time.perf_counter
         for kernel, ctx, ins, n_out, outs, ctrl in self.steps:
