@@ -26,6 +26,10 @@ from graphlab.framework.random_seed import get_seed
 from graphlab import nn, random  # noqa: E402  (tf.nn, tf.random namespaces)
 newaxis = None
 from graphlab.ops.control_flow_ops import control_dependencies, group, no_op
+from graphlab.ops.control_flow_ops import case, cond, while_loop, tuple  # noqa: A004
+from graphlab.ops.data_flow_ops import FIFOQueue
+from graphlab.ops.script_ops import py_func
+from graphlab.gradients import gradients
 from graphlab.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, ceil, cos, count_nonzero,  # noqa: A004
                                    div, divide, equal, exp, floor, floor_div, floordiv, floormod, greater,
                                    greater_equal, less, less_equal, log, log1p, logical_and, logical_not,
