@@ -157,8 +157,16 @@ def to_dot(layout, overlay, caption, show_shapes=True, rankdir="TB"):
     children = {}           # cluster path -> child cluster paths, in first-seen order
     known = {root}
     units_in = {}           # cluster path -> units drawn directly inside it
+    containers = set()
+    for u in layout.units:
+        c = u.container
+        while c and c not in containers:
+            containers.add(c)
+            c = c.rpartition("/")[0]
     for u in layout.units:
         c = u.container if u.container is not None else root
+        if u.kind == "op" and u.name in containers:
+            c = u.name      # the op `y` is drawn inside the cluster of scope `y/`, as TensorBoard does
         units_in.setdefault(c, []).append(u)
         while c not in known:
             known.add(c)

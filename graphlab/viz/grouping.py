@@ -121,9 +121,17 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
                 path = parts[i] if not path else path + "/" + parts[i]
                 chain.append((path, bookkeeping_kind(parts[i]), i - base))
             chain_of_scope[parent] = chain
+        chains.append(chain)
+    # an op named like a scope (`y` next to `y/y`, a slot variable `v/Adam` next to `v/Adam/read`) belongs
+    # to that scope: when the scope collapses, the op goes into the same box
+    scope_paths = set(p for chain in chain_of_scope.values() for p, _, _ in chain)
+    for k, n in enumerate(members):
+        if n.name in scope_paths and (not focus or n.name != focus):
+            leaf = n.name.rpartition("/")[2]
+            chains[k] = chains[k] + [(n.name, bookkeeping_kind(leaf), len(chains[k]))]
+    for chain in chains:
         if len(chain) > max_rel:
             max_rel = len(chain)
-        chains.append(chain)
 
     def assign(cap):
         keys = []

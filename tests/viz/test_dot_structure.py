@@ -180,3 +180,11 @@ def test_upto_op_count_draws_an_earlier_state(model):
 
 def test_list_scopes(model):
     assert viz.list_scopes(model["g"])[:2] == [("layer1", 6), ("layer1/w", 3)]
+
+
+def test_op_named_like_a_scope_joins_that_scope(model):
+    dot = viz.render(model["g"]).dot
+    assert dot.index('subgraph "cluster_layer1/w"') < dot.index('"op:layer1/w" [') < dot.index('"op:layer1/w/read" [')
+    r = viz.render(model["g"], collapse=["layer1/w"])
+    assert "op:layer1/w" not in node_ids(r.dot)
+    assert r.collapsed == [{"scope": "layer1/w", "ops": 4, "reason": "requested"}]    # w, initial_value, Assign, read
