@@ -57,6 +57,10 @@ def _info(view, layout, overlay, max_nodes):
     return info
 
 
+def _ops(n):
+    return "%d op%s" % (n, "" if n == 1 else "s")
+
+
 def _listed(items):
     shown = items[:MAX_LISTED]
     more = len(items) - len(shown)
@@ -64,12 +68,12 @@ def _listed(items):
 
 
 def _summary(info, layout, overlay, view):
-    head = "%d ops" % info["ops"]
+    head = _ops(info["ops"])
     if info["ops"] != info["total_ops"]:
         head = "first %d of %d ops" % (info["ops"], info["total_ops"])
     if layout.focus:
-        head += ", scope %s (%d ops)" % (layout.focus, layout.members)
-    lines = ["%s drawn as %d boxes" % (head, info["boxes"])]
+        head += ", scope %s (%s)" % (layout.focus, _ops(layout.members))
+    lines = ["%s drawn as %d box%s" % (head, info["boxes"], "" if info["boxes"] == 1 else "es")]
     if info["collapsed"]:
         lines.append("collapsed: " + _listed(["%s (%d ops, %s)" % (c["scope"], c["ops"], c["reason"])
                                               for c in info["collapsed"]]))
