@@ -194,3 +194,19 @@ def test_missing_dot_gives_install_command_and_keeps_dot_text(model, monkeypatch
     assert "image/svg+xml" not in bundle and "apt-get install graphviz" in bundle["text/plain"]
     r.save(tmp_path / "g.dot")
     assert (tmp_path / "g.dot").read_text() == r.dot
+
+
+def test_real_gradients_and_saver_collapse_and_graph_def_draws_the_same():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        w = tf.Variable(np.ones((3, 1), np.float32), name="w")
+        gx, = tf.gradients(tf.multiply(x, 2.0), [x])
+        tf.train.Saver()
+    live = viz.render(g)
+    assert {c["scope"]: c["reason"] for c in live.collapsed} == {"gradients": "bookkeeping", "save": "bookkeeping"}
+    from_file = viz.render(g.as_graph_def())
+    assert node_ids(from_file.dot) == node_ids(live.dot)
+    assert set(viz.render(g.as_graph_def(), fetches=[gx.name]).info["overlay"]["active"]) == \
+        {op.name for op in prune([gx], [], set())}
+    assert w is not None
