@@ -11,12 +11,14 @@ _REF_OFFSET = 100
 class DType:
     """One TensorFlow data type. Compare with ``==``; ``tf.float32 == "float32"`` also works, as in TF."""
 
-    __slots__ = ("_enum", "_name", "_np")
+    __slots__ = ("_enum", "_name", "_np", "base_dtype", "_as_ref")
 
     def __init__(self, enum, name, np_type):
         self._enum = enum
         self._name = name
         self._np = np_type
+        # base_dtype and _as_ref are plain attributes (set once all types exist): they are read for
+        # every op built, so they must be cheap.
 
     # --- identity -------------------------------------------------------------------------------------
     @property
@@ -35,13 +37,6 @@ class DType:
     def is_ref_dtype(self):
         return self._enum > _REF_OFFSET
 
-    @property
-    def base_dtype(self):
-        return _BY_ENUM[self._enum - _REF_OFFSET] if self.is_ref_dtype else self
-
-    @property
-    def _as_ref(self):
-        return self if self.is_ref_dtype else _BY_ENUM[self._enum + _REF_OFFSET]
 
     @property
     def real_dtype(self):
@@ -134,6 +129,10 @@ for _enum, _name, _np in _BASE_TYPES:
         _BY_ENUM[_dt._enum] = _dt
         _BY_NAME[_dt._name] = _dt
 
+for _dt in _BY_ENUM.values():
+    _dt.base_dtype = _BY_ENUM[_dt._enum - _REF_OFFSET] if _dt._enum > _REF_OFFSET else _dt
+    _dt._as_ref = _dt if _dt._enum > _REF_OFFSET else _BY_ENUM[_dt._enum + _REF_OFFSET]
+
 float32 = _BY_NAME["float32"]
 float64 = double = _BY_NAME["float64"]
 float16 = half = _BY_NAME["float16"]
@@ -158,6 +157,8 @@ def as_dtype(value):
     """Turn a DType, name, numpy dtype/type, python type or enum into a DType (TypeError otherwise)."""
     if isinstance(value, DType):
         return value
+    if isinstance(value, np.dtype) and value in _BY_NUMPY:
+        return _BY_NUMPY[value]
     if isinstance(value, str):
         if value in _BY_NAME:
             return _BY_NAME[value]

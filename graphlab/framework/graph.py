@@ -182,18 +182,19 @@ class Graph:
 
     def _register_op(self, op):
         """Second half of adding: after shapes are inferred, make the op visible in the graph."""
-        with self._lock:
-            op._id = len(self._ops) + 1
-            self._ops.append(op)
-            self._by_name[op._name] = op
+        op._id = len(self._ops) + 1
+        self._ops.append(op)
+        self._by_name[op._name] = op
         for t in op._inputs:
             t._consumers.append(op)
         for c in op._control_inputs:
             c._control_outputs.append(op)
-        for block in self._control_stack:
-            block.seen.add(op)
-        for listener in self._op_listeners:
-            listener(op)
+        if self._control_stack:
+            for block in self._control_stack:
+                block.seen.add(op)
+        if self._op_listeners:
+            for listener in self._op_listeners:
+                listener(op)
 
     def create_op(self, op_type, inputs, dtypes=None, input_types=None, name=None, attrs=None,
                   op_def=None, compute_shapes=True, compute_device=True):

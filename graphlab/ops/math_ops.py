@@ -421,7 +421,11 @@ def logical_not(x, name=None):
 def logical_xor(x, y, name="LogicalXor"):
     """``tf.logical_xor``: TF has no XOR op; it builds (x OR y) AND NOT (x AND y), the last op named
     ``name``."""
-    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+    if not name.endswith("/"):
+        return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+    graph = graph_mod.graph_of([x, y])
+    with graph.name_scope(name):  # the ^ operator's scope ("xor/"): the helper ops go inside it
+        return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
 
 
 # ===================================================================================== elementwise unary
@@ -908,13 +912,19 @@ def binary_overload(op_fn, op_name, reverse=False):
     under the name "y" (or "x" when reversed), preferring x's dtype, and build the op named by that scope.
     A value that does not fit x's dtype (``int_tensor + 1.5``) reaches the op, which reports TF's
     "Input 'y' of 'AddV2' Op has type float32 that does not match type int32 of argument 'x'."."""
+    other_name = "x" if reverse else "y"
+
     def method(x, y):
         graph = x.graph
-        with graph.name_scope(op_name) as scope:
-            other = convert_to_tensor(y, preferred_dtype=x.dtype.base_dtype, name="x" if reverse else "y")
-            if reverse:
-                return op_fn(other, x, name=scope)
-            return op_fn(x, other, name=scope)
+        scope, saved = graph._enter_scope_for_op(op_name, op_name)  # a `with name_scope`, minus its cost
+        try:
+            other = y if isinstance(y, tensor_mod.Tensor) else convert_to_tensor(
+                y, preferred_dtype=x.dtype.base_dtype, name=other_name)
+        finally:
+            graph._name_stack = saved
+        if reverse:
+            return op_fn(other, x, name=scope + "/")
+        return op_fn(x, other, name=scope + "/")
     return method
 
 

@@ -48,11 +48,16 @@ class InputArg:
 class OpDef:
     """Everything graphlab knows about one op type."""
 
-    __slots__ = ("type", "inputs", "outputs", "kernel", "grad", "stateful", "doc")
+    __slots__ = ("type", "inputs", "outputs", "kernel", "grad", "stateful", "doc", "shared_type_attr")
 
     def __init__(self, op_type, inputs, outputs, kernel, grad, stateful, doc):
         self.type = op_type
         self.inputs = [InputArg(s) for s in inputs]
+        # Most ops take plain inputs of one type attr ("x: T", "y: T"); build_op has a fast path for them.
+        attrs = {a.type_attr for a in self.inputs}
+        plain = all(a.type_attr and not (a.is_ref or a.list_attr or a.any_list or a.default)
+                    for a in self.inputs)
+        self.shared_type_attr = attrs.pop() if self.inputs and plain and len(attrs) == 1 else None
         self.outputs = outputs
         self.kernel = kernel
         self.grad = grad
@@ -151,6 +156,14 @@ def _graph_for(inputs):
 
 
 def _convert_inputs(opdef, inputs, attrs, graph):
+    type_attr = opdef.shared_type_attr
+    if type_attr is not None and type_attr not in attrs and len(inputs) == len(opdef.inputs):
+        first = inputs[0]
+        if isinstance(first, Tensor):
+            base = first._dtype.base_dtype
+            if all(isinstance(t, Tensor) and t._dtype.base_dtype is base for t in inputs):
+                attrs[type_attr] = base
+                return list(inputs)
     if len(inputs) != len(opdef.inputs):
         raise TypeError("%s takes %d inputs (%s), got %d" % (
             opdef.type, len(opdef.inputs), ", ".join(a.name for a in opdef.inputs), len(inputs)))
@@ -264,6 +277,11 @@ def _holds_tensors(value):
 def to_numpy(value, dtype=None):
     """A Python/numpy value as the numpy array a Const holds, with TF's defaults: Python floats become
     float32 and ints int32 (int64 if too large), numpy arrays keep their dtype, text becomes bytes."""
+    kind = type(value)
+    if kind is float or kind is int:
+        fast = _python_number(value, kind, dtype)
+        if fast is not None:
+            return fast
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype).base_dtype
         if dtype == dtypes.string:
@@ -306,6 +324,28 @@ def to_numpy(value, dtype=None):
         raise TypeError("Failed to convert object of type %s to Tensor. Contents: %s. Consider casting "
                         "elements to a supported type." % (type(value), _short(value)))
     return arr
+
+
+_INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
+
+
+def _python_number(value, kind, dtype):
+    """Fast path for the commonest constant, a bare Python int or float (as in ``x + 1``); None when the
+    general path must decide (e.g. to raise its error for 2.5 as int32)."""
+    if dtype is None:
+        if kind is float:
+            return np.array(value, dtype=np.float32)
+        if _INT32_RANGE[0] <= value <= _INT32_RANGE[1]:
+            return np.array(value, dtype=np.int32)
+        return None
+    dtype = dtypes.as_dtype(dtype).base_dtype
+    if dtype.is_floating and dtype.as_numpy_dtype is not None:
+        return np.array(value, dtype=dtype.as_numpy_dtype)
+    if kind is int and dtype in (dtypes.int32, dtypes.int64):
+        info = np.iinfo(dtype.as_numpy_dtype)
+        if info.min <= value <= info.max:
+            return np.array(value, dtype=dtype.as_numpy_dtype)
+    return None
 
 
 def _strings(value):
@@ -361,6 +401,10 @@ def same_as_input(index=0):
 
 def broadcast_shape(a, b):
     """Static numpy-style broadcasting of two TensorShapes; ValueError when sizes clash."""
+    if b._dims == () or a is b:   # tensor op scalar, the commonest case
+        return a
+    if a._dims == ():
+        return b
     if a.ndims is None or b.ndims is None:
         return tensor_shape.UNKNOWN
     da, db = a.as_list(), b.as_list()
