@@ -130,6 +130,16 @@ def reduce_broadcast(x, y, gx, gy):
     return gx, gy
 
 
+def _reduce_batch_dims(grad, x):
+    """BatchMatMulV2 broadcasts batch dimensions: sum its output-shaped input gradient back to ``x``."""
+    if grad is None or grad._shape.is_compatible_with(x._shape) and grad._shape.ndims == x._shape.ndims:
+        return grad
+    from graphlab.ops import array_ops, math_ops
+    sx, sg = _shape(x), _shape(grad)
+    axes, _ = broadcast_gradient_args(sx, sg)
+    return array_ops.reshape(math_ops.reduce_sum(grad, axes, keepdims=True), sx)
+
+
 # ---------------------------------------------------------------------------------------- gradients()
 
 _TRAINABLE = None
@@ -273,6 +283,8 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
                 in_grads = _as_list(rule(op, *out_grads))
                 if op._type in BROADCASTING_OPS and len(op._inputs) == 2 and len(in_grads) == 2:
                     in_grads = list(reduce_broadcast(op._inputs[0], op._inputs[1], *in_grads))
+                elif op._type == "BatchMatMulV2":
+                    in_grads = [_reduce_batch_dims(g, x) for g, x in zip(in_grads, op._inputs)]
                 elif op._type in ("Select", "SelectV2") and len(in_grads) == 3:
                     in_grads[1:] = list(reduce_broadcast(op._inputs[1], op._inputs[2], *in_grads[1:]))
                 if len(in_grads) != len(op._inputs):
@@ -381,20 +393,18 @@ def numeric_jacobian_check(build, inputs, feed=None, delta=1e-6):
         phs = [array_ops.placeholder(_dtype_of(v), np.shape(v)) for v in inputs]
         out = build(*phs)
         rng = np.random.RandomState(0)
-        w_value = rng.uniform(0.5, 1.5, size=out._shape.as_list() if out._shape.is_fully_defined()
-                              else None)
-        w = array_ops.placeholder(out.dtype.base_dtype, None)
+        if not out._shape.is_fully_defined():
+            raise ValueError("numeric check needs a statically shaped output, got %s" % out)
+        w = registry.constant(rng.uniform(0.5, 1.5, size=out._shape.as_list()).astype(
+            out.dtype.base_dtype.as_numpy_dtype))
         loss = math_ops.reduce_sum(math_ops.multiply(out, w))
         grads = gradients(loss, phs)
         with Session(graph=g) as sess:
             def f(vals):
-                d = dict(zip(phs, vals))
-                d[w] = w_value if w_value is not None else 1.0
-                return float(sess.run(loss, d))
+                return float(sess.run(loss, dict(zip(phs, vals))))
             base = [np.array(v, dtype=np.float64) if np.asarray(v).dtype.kind == "f" else np.asarray(v)
                     for v in inputs]
             d = dict(zip(phs, base))
-            d[w] = w_value if w_value is not None else 1.0
             analytic = sess.run([gg for gg in grads if gg is not None], d)
             it = iter(analytic)
             analytic = [next(it) if gg is not None else None for gg in grads]
