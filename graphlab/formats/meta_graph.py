@@ -12,7 +12,10 @@ from graphlab.formats import text_format as tf_text
 from graphlab.formats.protos import meta_graph_pb2, variable_pb2
 
 META_GRAPH_VERSION = "v1.0"
-TENSORFLOW_VERSION = "graphlab-0.1.0"
+# TF parses tensorflow_version as a version number (>= 1.9 changes how it reads collections), so we
+# state the TF1 release whose files we follow, and name graphlab in the git-version field.
+TENSORFLOW_VERSION = "1.15.0"
+TENSORFLOW_GIT_VERSION = "graphlab-0.1.0"
 
 # Collections whose items are Variables, stored as serialized VariableDef protos.
 VARIABLE_COLLECTIONS = ("variables", "trainable_variables", "local_variables", "model_variables",
@@ -65,6 +68,7 @@ def create_meta_graph_def(graph=None, saver_def=None, collection_list=None, expo
     mgd = meta_graph_pb2.MetaGraphDef()
     mgd.meta_info_def.meta_graph_version = META_GRAPH_VERSION
     mgd.meta_info_def.tensorflow_version = TENSORFLOW_VERSION
+    mgd.meta_info_def.tensorflow_git_version = TENSORFLOW_GIT_VERSION
     mgd.graph_def.CopyFrom(graph_def if graph_def is not None
                            else graph_io.graph_to_graph_def(graph, export_scope=export_scope))
     if clear_devices:

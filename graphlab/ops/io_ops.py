@@ -109,3 +109,111 @@ def restore_v2(prefix, tensor_names, shape_and_slices, dtypes_list, name=None):
                   attrs={"dtypes": [dtypes.as_dtype(d).base_dtype for d in dtypes_list]}, name=name,
                   default_name="RestoreV2")
     return op.outputs
+
+
+# --- the string ops TF's sharded Saver (SavedModel builders use sharded=True) puts in front of SaveV2 ---
+# The filename becomes "<prefix>_temp/part-00000-of-00001" (StaticRegexFullMatch tests for s3://, Select
+# picks the suffix, StringJoin and ShardedFilename build it) and MergeV2Checkpoints moves it into place.
+
+def _string_scalar(x):
+    return np.asarray(x, dtype=object)
+
+
+def _regex_kernel(ctx, value):
+    import re
+    pattern = re.compile(ctx.attrs["pattern"])
+    flat = [bool(pattern.fullmatch(v)) for v in _text(value)]
+    return np.array(flat, dtype=bool).reshape(np.shape(value))
+
+
+register_op(
+    "StaticRegexFullMatch",
+    inputs=["input: string"],
+    outputs=lambda op: [(dtypes.bool, op._inputs[0]._shape)],
+    kernel=_regex_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="True where the whole string matches the regex attr `pattern` (TF uses RE2; Python's re here).")
+
+
+def _string_join_kernel(ctx, *values):
+    sep = ctx.attrs.get("separator", "")
+    arrays = [np.asarray(v, dtype=object) for v in values]
+    shape = np.broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
+    out = np.empty(shape, dtype=object)
+    for idx in np.ndindex(*shape) if shape else [()]:
+        parts = []
+        for a in arrays:
+            v = a[tuple(i if a.shape and a.shape[k] != 1 else 0 for k, i in enumerate(idx[len(idx) - a.ndim:]))] \
+                if a.ndim else a[()]
+            parts.append(v.decode("utf-8", "surrogateescape") if isinstance(v, bytes) else str(v))
+        out[idx] = sep.join(parts).encode("utf-8", "surrogateescape")
+    return out
+
+
+def _string_join_outputs(op):
+    from graphlab.ops.registry import broadcast_shape
+    shape = tensor_shape.TensorShape([])
+    for t in op._inputs:
+        shape = broadcast_shape(shape, t._shape)
+    return [(dtypes.string, shape)]
+
+
+register_op(
+    "StringJoin",
+    inputs=["inputs: N*string"],
+    outputs=_string_join_outputs,
+    kernel=_string_join_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="Joins strings elementwise with the `separator` attr.")
+
+
+def _sharded_filename_kernel(ctx, basename, shard, num_shards):
+    name = "%s-%05d-of-%05d" % (_text(basename)[0], int(shard), int(num_shards))
+    return _string_scalar(name.encode("utf-8", "surrogateescape"))
+
+
+register_op(
+    "ShardedFilename",
+    inputs=["basename: string", "shard: int32", "num_shards: int32"],
+    outputs=lambda op: [(dtypes.string, tensor_shape.TensorShape([]))],
+    kernel=_sharded_filename_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="The name of one shard of a checkpoint: BASENAME-00000-of-00001.")
+
+
+def _merge_kernel(ctx, checkpoint_prefixes, destination_prefix):
+    from graphlab.formats import tensor_bundle
+    sources = _text(checkpoint_prefixes)
+    dest = _text(destination_prefix)[0]
+    merged = {}
+    try:
+        for src in sources:
+            reader = tensor_bundle.BundleReader(src)
+            for name in reader.keys():
+                merged[name] = reader.read(name)
+        tensor_bundle.write_bundle(dest, merged)
+    except OpError as e:
+        raise _reraise_at(ctx, e) if e.op is None else e from None
+    for src in sources:
+        if os.path.abspath(src) == os.path.abspath(dest):
+            continue
+        for f in (tensor_bundle.index_path(src), tensor_bundle.data_path(src)):
+            try:
+                os.remove(f)
+            except OSError:
+                pass
+        if ctx.attrs.get("delete_old_dirs", True):
+            try:
+                os.rmdir(os.path.dirname(src))
+            except OSError:
+                pass
+
+
+register_op(
+    "MergeV2Checkpoints",
+    inputs=["checkpoint_prefixes: string", "destination_prefix: string"],
+    outputs=no_outputs,
+    kernel=_merge_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Merges the shards written by sharded SaveV2 ops into one checkpoint at destination_prefix.")
