@@ -268,6 +268,9 @@ def _build_branch(graph, fn, pred_id, pivot, branch):
                 v = array_ops.identity(pivot)
         else:
             v = registry.convert_to_tensor(v)
+            if v.dtype.is_ref_dtype and v.op in members:   # a variable's handle: merge its value
+                from graphlab.ops import array_ops
+                v = array_ops.identity(v)
             if v.op not in members and v.op.graph is graph and v not in switches:
                 with graph.control_dependencies(None):
                     switches[v] = switch(v, pred_id)[branch]
