@@ -20,6 +20,7 @@ try:
 except Exception:   # pragma: no cover
     _COUNTS_BEFORE_HOOK = False
 
+_STATE_ATTR = "_graphlab_ipython_state"
 RULES = ("duplicates", "op_growth", "large_constants", "errors", "restore_init")
 _RESTORE_TYPES = frozenset(("RestoreV2", "Restore", "RestoreSlice"))
 _ASSIGN_TYPES = frozenset(("Assign", "AssignVariableOp"))
@@ -95,8 +96,7 @@ class GraphWatcher:
         self.by_cell = collections.defaultdict(list)
         self.graphs = {}                         # name -> Graph kept by %%graph_cell
         self.listeners = []                      # callables() told after each cell (live widgets)
-        self._hashers = weakref.WeakKeyDictionary()
-        self._indexes = {}                       # (cell id, id(graph)) -> (DuplicateIndex, records indexed)
+        self._generation = 0                     # bumped by forget(): per-graph state from before is stale
         self._pending = None
         self._previous_tag = None
         self._session_events = []
@@ -200,24 +200,30 @@ class GraphWatcher:
             self.records.append(record)
             self.by_cell[record.cell_id].append(record)
 
+    def _graph_state(self, graph):
+        """Per-graph analysis state, stored on the graph itself: it references the graph's ops, so keeping it
+        anywhere else would keep a graph alive after ``reset_default_graph``; on the graph it dies with it."""
+        state = graph.__dict__.get(_STATE_ATTR)
+        if state is None or state[0] != id(self) or state[1] != self._generation:
+            state = (id(self), self._generation, StructuralHasher(), {})
+            graph.__dict__[_STATE_ATTR] = state
+        return state
+
     def hasher(self, graph):
-        hasher = self._hashers.get(graph)
-        if hasher is None:
-            hasher = self._hashers[graph] = StructuralHasher()
-        return hasher
+        return self._graph_state(graph)[2]
 
     def _duplicates_section(self, record, new_ops):
         graph = record.graph
         earlier = [r for r in self.by_cell.get(record.cell_id, ()) if r.graph_ref() is graph]
         if not earlier:
             return []
-        key = (record.cell_id, id(graph))
-        index, done = self._indexes.get(key, (None, 0))
+        per_graph = self._graph_state(graph)[3]     # cell id -> (DuplicateIndex, runs indexed)
+        index, done = per_graph.get(record.cell_id, (None, 0))
         if index is None or done > len(earlier):
             index, done = checks.DuplicateIndex(self.hasher(graph)), 0
         for r in earlier[done:]:      # index each earlier run once, lazily, at the first re-run
             index.add(r.ops())
-        self._indexes[key] = (index, len(earlier))
+        per_graph[record.cell_id] = (index, len(earlier))
         dups = index.find(new_ops)
         if not dups:
             return []
@@ -237,8 +243,7 @@ class GraphWatcher:
         """Drop the history (``%graph_reset``)."""
         self.records.clear()
         self.by_cell.clear()
-        self._indexes.clear()
-        self._hashers = weakref.WeakKeyDictionary()
+        self._generation += 1
 
     def close(self):
         self.listeners.clear()

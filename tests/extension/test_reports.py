@@ -153,3 +153,17 @@ def test_live_widget_follows_cells(loaded):
     assert "after In [3]" in view.caption.value
     loaded.run("%unload_ext graphlab")
     assert watcher.listeners == []
+
+
+def test_history_does_not_keep_a_reset_graph_alive(loaded):
+    import gc
+    import weakref
+    source = "big = tf.constant(np.zeros(300000, dtype=np.float32))"
+    loaded.run(source)
+    loaded.run(source)                       # a re-run: the duplicate index now holds this graph's ops
+    old = weakref.ref(tf.get_default_graph())
+    loaded.run("tf.reset_default_graph()\nbig = None")
+    for name in ("_", "__", "___", "_3", "_4", "_5"):
+        loaded.ip.user_ns.pop(name, None)
+    gc.collect()
+    assert old() is None
