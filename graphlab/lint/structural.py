@@ -60,15 +60,33 @@ class StructuralHasher:
             if top in memo:
                 stack.pop()
                 continue
-            pending = [t._op for t in top._inputs if t._op not in memo]
-            pending += [c for c in top._control_inputs if c not in memo]
-            if pending:
-                stack.extend(pending)
+            missing = False
+            for t in top._inputs:
+                if t._op not in memo:
+                    stack.append(t._op)
+                    missing = True
+            for c in top._control_inputs:
+                if c not in memo:
+                    stack.append(c)
+                    missing = True
+            if missing:
                 continue
             stack.pop()
-            attrs = tuple(sorted((k, freeze(v)) for k, v in top._attrs.items()))
-            inputs = tuple((memo[t._op], t._value_index) for t in top._inputs)
-            controls = tuple(sorted(memo[c] for c in top._control_inputs))
-            memo[top] = hash((top._type, attrs, inputs, controls))
+            attrs = top._attrs
+            key = tuple([(k, _fast(attrs[k])) for k in sorted(attrs)]) if attrs else ()
+            inputs = tuple([(memo[t._op], t._value_index) for t in top._inputs])
+            controls = tuple(sorted([memo[c] for c in top._control_inputs])) if top._control_inputs else ()
+            memo[top] = hash((top._type, key, inputs, controls))
         return memo[op]
 
+
+_SIMPLE = (str, int, float, bool, type(None), bytes)
+
+
+def _fast(value):
+    """``freeze`` with a shortcut for the common scalar attrs (and DTypes, which hash by value)."""
+    if type(value) in _SIMPLE:
+        return value
+    if type(value).__name__ == "DType":
+        return ("dtype", value)
+    return freeze(value)
