@@ -127,7 +127,7 @@ class _VariableDefView:
         return True if name == "trainable" else self._vd.HasField(name)
 
 
-def _restore_collections(graph, mgd, import_scope):
+def _restore_collections(graph, mgd, import_scope, source):
     from graphlab.variables import Variable
     for key, cd in sorted(mgd.collection_def.items()):
         kind = cd.WhichOneof("kind")
@@ -135,7 +135,7 @@ def _restore_collections(graph, mgd, import_scope):
             if kind == "bytes_list" and key in VARIABLE_COLLECTIONS:
                 existing = {v.name: v for k in VARIABLE_COLLECTIONS for v in graph.get_collection(k)}
                 for raw in cd.bytes_list.value:
-                    vd = graph_io.parse_message(variable_pb2.VariableDef, raw, "collection %r" % key)
+                    vd = graph_io.parse_message(variable_pb2.VariableDef, raw, "%s (collection %r)" % (source, key))
                     name = _scoped(vd.variable_name, import_scope)
                     v = existing.get(name) or Variable(variable_def=_VariableDefView(vd), import_scope=import_scope)
                     existing[name] = v
@@ -165,8 +165,10 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
     (None when the meta graph has no SaverDef or no variables)."""
     if isinstance(meta_graph_or_file, meta_graph_pb2.MetaGraphDef):
         mgd = meta_graph_or_file
+        source = "<MetaGraphDef>"
     else:
         mgd = read_meta_graph_file(meta_graph_or_file)
+        source = os.fspath(meta_graph_or_file)
     graph = _graph_mod().get_default_graph()
     gd = mgd.graph_def
     if clear_devices:
@@ -176,7 +178,7 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
             nd.device = ""
     elements = graph_io.import_graph_def(gd, input_map=input_map, return_elements=return_elements,
                                          name=import_scope or "")
-    _restore_collections(graph, mgd, import_scope)
+    _restore_collections(graph, mgd, import_scope, source)
     saver = None
     if mgd.HasField("saver_def") and mgd.saver_def.restore_op_name:
         from graphlab.formats.protos import saver_pb2

@@ -4,7 +4,7 @@ import os
 
 from graphlab.formats import graph_io, meta_graph
 from graphlab.formats import text_format as tf_text
-from graphlab.formats.errors import NotFoundError
+from graphlab.formats.errors import DataLossError, NotFoundError
 from graphlab.formats.protos import saved_model_pb2
 from graphlab.saved_model import constants
 
@@ -46,7 +46,11 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
     saved_model = read_saved_model(export_dir)
     mgd = _find_meta_graph(saved_model, tags, export_dir)
     with sess.graph.as_default():
-        saver = meta_graph.import_meta_graph(mgd, import_scope=import_scope, **saver_kwargs)
+        try:
+            saver = meta_graph.import_meta_graph(mgd, import_scope=import_scope, **saver_kwargs)
+        except DataLossError as e:
+            raise DataLossError(None, None, e.message.replace("<MetaGraphDef>", os.path.join(
+                os.fspath(export_dir), constants.SAVED_MODEL_FILENAME_PB))) from None
         prefix = os.path.join(os.fspath(export_dir), constants.VARIABLES_DIRECTORY, constants.VARIABLES_FILENAME)
         if saver is not None:
             if not os.path.exists(prefix + ".index"):
