@@ -103,7 +103,7 @@ def _not_in_checkpoint(name, error, watcher, cell_id):
         lines.append("Variables that got a numbered name because the graph already held one of the same name "
                      "(a re-run cell): %s." % ", ".join(renamed[:5]))
     fixes = ["build the model once in a fresh graph (tf.reset_default_graph() first), then restore",
-             "or map names explicitly: tf.train.Saver({'name_in_checkpoint': variable})"]
+             "map names explicitly: tf.train.Saver({'name_in_checkpoint': variable})"]
     return report.Section("why: %s is not in the checkpoint" % name, lines, fixes)
 
 

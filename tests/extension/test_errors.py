@@ -48,15 +48,27 @@ def test_other_errors_get_no_report(loaded):
     assert loaded.run("1 / 0").reports == []
 
 
-def test_initializer_after_restore_is_reported(loaded):
-    """A restore is any run that executes a RestoreV2 op; simulated here through the session listener."""
-    loaded.run("v = tf.Variable(1.0, name='v')\nsess = tf.Session()\nrestore = tf.assign(v, 5.0)")
-    loaded.run("from graphlab_ipython import watcher_of\n"
-               "class FakeRestore:\n    _type = 'RestoreV2'\n    _inputs = ()\n"
-               "sess.run(restore)\n"
-               "watcher_of(get_ipython()).on_session_run(sess, [FakeRestore(), restore.op])")
-    cell = loaded.run("sess.run(tf.global_variables_initializer())")
+def test_initializer_after_restore_is_reported(loaded, tmp_path):
+    loaded.run("v = tf.Variable(1.0, name='v')\ninit = tf.global_variables_initializer()\n"
+               "saver = tf.train.Saver()\nsess = tf.Session()\nsess.run(init)\n"
+               "path = saver.save(sess, %r)" % str(tmp_path / "model"))
+    assert loaded.run("saver.restore(sess, path)").reports == []
+    cell = loaded.run("sess.run(init)")
     [text] = cell.reports
     assert text.startswith("graphlab: initializer after restore")
-    assert "after the restore in In [4]" in text and "overwrote the restored value of v" in text
+    assert "In [5] ran an initializer after the restore in In [4] in the same session: it overwrote the " \
+           "restored value of v." in text
     assert loaded.run("sess.run(v)").reports == []
+    assert loaded.run("sess2 = tf.Session()\nsess2.run(init)").reports == []     # no restore in that session
+
+
+def test_rerun_model_then_restore_explains_missing_key(loaded, tmp_path):
+    build = "v = tf.Variable(1.0, name='v')"
+    loaded.run(build)
+    loaded.run("saver = tf.train.Saver()\nsess = tf.Session()\nsess.run(tf.global_variables_initializer())\n"
+               "path = saver.save(sess, %r)" % str(tmp_path / "model"))
+    loaded.run(build)
+    cell = loaded.run("tf.train.Saver().restore(sess, path)")
+    assert not cell.result.success
+    reports = [r for r in cell.reports if "not in the checkpoint" in r]
+    assert reports and "v_1 (In [5])" in reports[0]
