@@ -73,7 +73,7 @@ class Graph:
         self._seed = None
         self._lock = threading.RLock()
         self._op_listeners = []   # callables(op) told about each new op (the extension's history)
-        self._cached_plan_hits = 0
+        self._input_gate = None   # set by tf.cond while a branch is built: rewires an op's inputs
 
     # --- default graph ------------------------------------------------------------------------------
     def as_default(self):

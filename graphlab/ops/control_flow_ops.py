@@ -234,32 +234,42 @@ def _as_seq(x):
 
 
 def _build_branch(graph, fn, pred_id, pivot, branch):
-    """Run ``fn`` and gate what it built: external inputs go through a Switch for this branch (created
-    just before their first user, as TF does), ops with no inputs wait for the pivot."""
-    start = len(graph._ops)
-    with graph.control_dependencies([pivot]):
-        result = fn()
-    created = graph._ops[start:]
-    members = set(created)
+    """Run ``fn`` and gate what it builds, as each op is created: an input from outside the branch goes
+    through a Switch for this branch (made just before its first user, so the graph stays append-only
+    and in creation order), and ops with no inputs wait for the pivot."""
+    first_id = graph.version + 1       # ops with an id >= first_id were built by this branch
     switches = {}
-    new_order = []
-    for op in created:
+    outer_gate = graph._input_gate
+    busy = []
+
+    def gate(op):
+        if busy:                          # one of our own Switches: only the enclosing cond may gate it
+            if outer_gate is not None:
+                outer_gate(op)
+            return
         for i, t in enumerate(op._inputs):
-            if t._op in members or t._op is pivot.op:
+            if t._op._id >= first_id or t._op is pivot.op:
                 continue
             sw = switches.get(t)
-            if sw is None:
-                with graph.control_dependencies(None):
-                    sw = switches[t] = switch(t, pred_id)[branch]
-                new_order.append(sw.op)
-            t._consumers.remove(op)
+            if sw is None:   # named in the consumer's scope, as TF does: cond/add/Switch
+                busy.append(True)
+                saved, graph._name_stack = graph._name_stack, op._name
+                try:
+                    with graph.control_dependencies(None):
+                        sw = switches[t] = switch(t, pred_id, name="Switch")[branch]
+                finally:
+                    graph._name_stack = saved
+                    busy.pop()
             op._inputs[i] = sw
-            sw._consumers.append(op)
-        if op._inputs and pivot.op in op._control_inputs:   # gated by its inputs already
-            op._control_inputs.remove(pivot.op)
-            pivot.op._control_outputs.remove(op)
-        new_order.append(op)
-    # the result: tensors made outside the branch still need gating
+        if not op._inputs and not op._control_inputs:   # nothing else gates it: wait for the pivot
+            op._control_inputs.append(pivot.op)
+
+    graph._input_gate = gate
+    try:
+        result = fn()
+    finally:
+        graph._input_gate = outer_gate
+    # the result: values made outside the branch still need gating
     flat = []
     for v in _flatten(_as_seq(result)):
         if isinstance(v, Operation):
@@ -268,20 +278,16 @@ def _build_branch(graph, fn, pred_id, pivot, branch):
                 v = array_ops.identity(pivot)
         else:
             v = registry.convert_to_tensor(v)
-            if v.dtype.is_ref_dtype and v.op in members:   # a variable's handle: merge its value
+            inside = v.op._id >= first_id
+            if v.dtype.is_ref_dtype and inside:   # a variable's handle: merge its value
                 from graphlab.ops import array_ops
                 v = array_ops.identity(v)
-            if v.op not in members and v.op.graph is graph and v not in switches:
-                with graph.control_dependencies(None):
-                    switches[v] = switch(v, pred_id)[branch]
-                v = switches[v]
-            elif v in switches:
+            elif not inside and v.op.graph is graph:
+                if v not in switches:
+                    with graph.control_dependencies(None):
+                        switches[v] = switch(v, pred_id)[branch]
                 v = switches[v]
         flat.append(v)
-    extra = [op for op in graph._ops[start:] if op not in set(new_order)]
-    graph._ops[start:] = new_order + extra
-    for i in range(start, len(graph._ops)):
-        graph._ops[i]._id = i + 1
     if result is None:
         return None
     return _pack_like(result, flat)

@@ -126,6 +126,9 @@ def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, contr
         op = graph._add_op(op_type, op_name, flat, attrs, control_inputs)
     finally:
         graph._name_stack = saved_stack
+    if graph._input_gate is not None:   # inside a tf.cond branch: route outside inputs through Switches
+        graph._input_gate(op)
+        flat = op._inputs
     try:
         specs = opdef.outputs(op)
     except ValueError as e:

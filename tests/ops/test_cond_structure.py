@@ -1,0 +1,68 @@
+"""tf.cond builds what TF1 builds: Switches named in their consumer's scope, pivots only for ops with
+nothing else gating them, control dependencies kept. Expected lists were read off TF 2.21 (compat.v1)."""
+import graphlab as tf
+
+
+def _structure(ops):
+    return sorted((o.name, o.type, [i.name for i in o.inputs], [c.name for c in o.control_inputs]) for o in ops)
+
+
+def test_cond_ops_names_inputs_and_controls_match_tf():
+    x = tf.constant(3.0, name="x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    counter = tf.Variable(0, name="counter")
+
+    def true_fn():
+        with tf.control_dependencies([tf.assign_add(counter, 10)]):
+            return x + 1
+
+    tf.cond(p, true_fn, lambda: x * 2)
+    built = [o for o in tf.get_default_graph().get_operations() if o.name.startswith("cond/")]
+    expected = [
+        ("cond/Switch", "Switch", ["p:0", "p:0"], []),
+        ("cond/switch_t", "Identity", ["cond/Switch:1"], []),
+        ("cond/switch_f", "Identity", ["cond/Switch:0"], []),
+        ("cond/pred_id", "Identity", ["p:0"], []),
+        ("cond/AssignAdd/value", "Const", [], ["cond/switch_t"]),
+        ("cond/AssignAdd", "AssignAdd", ["cond/AssignAdd/Switch:1", "cond/AssignAdd/value:0"], []),
+        ("cond/AssignAdd/Switch", "RefSwitch", ["counter:0", "cond/pred_id:0"], []),
+        ("cond/add/y", "Const", [], ["cond/AssignAdd"]),
+        ("cond/add", "AddV2", ["cond/add/Switch:1", "cond/add/y:0"], []),
+        ("cond/add/Switch", "Switch", ["x:0", "cond/pred_id:0"], []),
+        ("cond/mul/y", "Const", [], ["cond/switch_f"]),
+        ("cond/mul", "Mul", ["cond/mul/Switch:0", "cond/mul/y:0"], []),
+        ("cond/mul/Switch", "Switch", ["x:0", "cond/pred_id:0"], []),
+        ("cond/Merge", "Merge", ["cond/mul:0", "cond/add:0"], []),
+    ]
+    assert _structure(built) == sorted(expected)
+
+
+def test_cond_keeps_graph_append_only_and_in_creation_order():
+    x = tf.constant(1.0, name="x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    before = tf.get_default_graph().get_operations()
+    tf.cond(p, lambda: x + 1, lambda: x - 1)
+    after = tf.get_default_graph().get_operations()
+    assert after[:len(before)] == before
+    assert [o._id for o in after] == list(range(1, len(after) + 1))
+    position = {o: i for i, o in enumerate(after)}
+    for o in after:
+        assert all(position[t.op] < position[o] for t in o.inputs), o.name
+
+
+def test_only_the_taken_branch_runs():
+    counter = tf.Variable(0, name="counter")
+    p = tf.placeholder(tf.bool, [], name="p")
+
+    def bump(n):
+        def fn():
+            with tf.control_dependencies([tf.assign_add(counter, n)]):
+                return tf.constant(n)
+        return fn
+
+    r = tf.cond(p, bump(1), bump(100))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(r, {p: True}) == 1
+        assert sess.run(r, {p: False}) == 100
+        assert sess.run(counter) == 101
