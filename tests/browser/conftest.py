@@ -1,0 +1,73 @@
+"""Fixtures for the browser test: one JupyterLab server and one headless Chromium per module, both stopped in
+``finally`` blocks so a failing test leaves no process behind. Skips only when the browser or Playwright is
+truly missing (scripts/setup.sh installs both)."""
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from .lab import LabServer
+from .notebook_page import CHROMIUM, CHROMIUM_ARGS
+
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = REPO / "test-output" / "browser"
+LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
+
+
+def _requirements():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip("%s is not installed (Debian package 'chromium'; scripts/setup.sh installs it as root)" % CHROMIUM)
+    try:
+        from playwright.sync_api import sync_playwright  # noqa: F401
+    except ImportError as e:
+        pytest.skip("the Python package playwright is not importable (%s); it is in the dev extra" % e)
+    pytest.importorskip("jupyterlab", reason="jupyterlab is not installed (the jupyter extra)")
+    pytest.importorskip("ipywidgets", reason="ipywidgets is not installed (the jupyter extra)")
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is not installed, so %graph cannot draw SVG (scripts/setup.sh installs it)")
+
+
+@pytest.fixture(scope="module")
+def shots_dir():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    _requirements()
+    server = LabServer(tmp_path_factory.mktemp("lab"))
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser_context(lab):
+    """A headless Debian Chromium with a fresh profile; any request off loopback is aborted and reported."""
+    from playwright.sync_api import sync_playwright
+
+    blocked = []
+
+    def only_loopback(route):
+        url = route.request.url
+        if urlparse(url).hostname in LOOPBACK or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            blocked.append(url)
+            route.abort()
+
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(lab.tmp / "chromium-profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 1000}, device_scale_factor=1)
+        try:
+            context.route("**/*", only_loopback)
+            context.blocked_requests = blocked
+            yield context
+        finally:
+            context.close()
