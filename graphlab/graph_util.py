@@ -4,7 +4,6 @@ These work on protos, not on the live Graph (which is append-only): they read a 
 one. ``convert_variables_to_constants`` keeps only what the outputs need and replaces each variable by a
 Const holding its current value in the session.
 """
-import copy
 
 from graphlab.formats import graph_io
 from graphlab.formats.protos import attr_value_pb2, graph_def_pb2, node_def_pb2
@@ -141,4 +140,3 @@ def remove_training_nodes(input_graph, protected_nodes=None):
 
 __all__ = ["convert_variables_to_constants", "extract_sub_graph", "remove_training_nodes", "must_run_on_cpu",
            "tensor_shape_from_node_def_name"]
-del copy
