@@ -30,6 +30,7 @@ from graphlab.ops.control_flow_ops import case, cond, while_loop, tuple  # noqa:
 from graphlab.ops.data_flow_ops import FIFOQueue
 from graphlab.ops.script_ops import py_func
 from graphlab.gradients import gradients
+from graphlab.gradients import broadcast_to, dynamic_stitch
 from graphlab.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, ceil, cos, count_nonzero,  # noqa: A004
                                    div, divide, equal, exp, floor, floor_div, floordiv, floormod, greater,
                                    greater_equal, less, less_equal, log, log1p, logical_and, logical_not,

@@ -99,12 +99,12 @@ def _static_axes(x_shape, y_shape):
     return x_axes, y_axes
 
 
-def _shape(x):
+def _shape(x, out_type=dtypes.int32):
     """``tf.shape`` as TF builds it: a Const named Shape when the static shape is fully known."""
     if x._shape.is_fully_defined():
-        return registry.constant(np.array(x._shape.as_list(), dtype=np.int32), name="Shape")
+        return registry.constant(np.array(x._shape.as_list(), dtype=out_type.as_numpy_dtype), name="Shape")
     from graphlab.ops import array_ops
-    return array_ops.shape(x)
+    return array_ops.shape(x, out_type=out_type)
 
 
 def reduce_broadcast(x, y, gx, gy):
@@ -138,6 +138,221 @@ def _reduce_batch_dims(grad, x):
     sx, sg = _shape(x), _shape(grad)
     axes, _ = broadcast_gradient_args(sx, sg)
     return array_ops.reshape(math_ops.reduce_sum(grad, axes, keepdims=True), sx)
+
+
+# ------------------------------------------------------------------ DynamicStitch, BroadcastTo (shape helpers)
+
+
+def _stitch_outputs(op):
+    n = len(op._inputs) // 2
+    indices, data = op._inputs[:n], op._inputs[n:]
+    values = [registry.const_value(t) for t in indices]
+    first, d0 = indices[0]._shape, data[0]._shape
+    rest = None
+    if first.ndims is not None and d0.ndims is not None:
+        rest = d0.as_list()[first.ndims:]
+    size = None if any(v is None for v in values) else \
+        max([int(np.max(v)) + 1 for v in values if np.size(v)] or [0])
+    dims = tensor_shape.TensorShape([size]).concatenate(
+        tensor_shape.UNKNOWN if rest is None else tensor_shape.TensorShape(rest))
+    return [(data[0]._dtype.base_dtype, dims)]
+
+
+def _stitch_kernel(ctx, *args):
+    n = len(args) // 2
+    indices, data = [np.asarray(i) for i in args[:n]], [np.asarray(d) for d in args[n:]]
+    size = max([int(i.max()) + 1 for i in indices if i.size] or [0])
+    rest = data[0].shape[indices[0].ndim:]
+    out = np.zeros((size,) + rest, dtype=data[0].dtype)
+    for idx, d in zip(indices, data):
+        out[idx.reshape(-1)] = d.reshape((-1,) + rest)
+    return out
+
+
+def _stitch_grad(op, grad):
+    from graphlab.ops import array_ops
+    n = len(op._inputs) // 2
+    return [None] * n + [array_ops.gather(grad, i) for i in op.inputs[:n]]
+
+
+def _broadcast_to_outputs(op):
+    value = registry.const_value(op._inputs[1])
+    if value is None:
+        n = op._inputs[1]._shape.num_elements() if op._inputs[1]._shape.is_fully_defined() else None
+        return [(op._inputs[0]._dtype.base_dtype, tensor_shape.unknown_shape(n) if n is not None
+                 else tensor_shape.UNKNOWN)]
+    return [(op._inputs[0]._dtype.base_dtype, tensor_shape.TensorShape([int(d) for d in value]))]
+
+
+def _broadcast_to_kernel(ctx, x, shape):
+    try:
+        return np.array(np.broadcast_to(x, [int(d) for d in shape]))
+    except ValueError:
+        from graphlab.framework.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, ctx.op, "Unable to broadcast tensor of shape %s to tensor of shape %s"
+                                   % (list(np.shape(x)), [int(d) for d in shape])) from None
+
+
+def _broadcast_to_grad(op, grad):
+    """TF's rule: sum over the axes BroadcastGradientArgs finds, reshape back to the input's shape."""
+    from graphlab.ops import array_ops, math_ops
+    x, target = op.inputs
+    sx = _shape(x, target.dtype)
+    value = registry.const_value(target)
+    if value is not None and target._op._type != "Const":
+        target = registry.constant(np.asarray(value, target.dtype.as_numpy_dtype), name="Const")
+    _, axes = broadcast_gradient_args(target, sx)
+    return [array_ops.reshape(math_ops.reduce_sum(grad, axes, keepdims=True), sx), None]
+
+
+if "DynamicStitch" not in registry.registered_types():
+    register_op(
+        "DynamicStitch",
+        inputs=["indices: N*int32", "data: N*T"],
+        outputs=_stitch_outputs,
+        kernel=_stitch_kernel,
+        grad=_stitch_grad,
+        doc="Interleaves data[i] into one tensor at rows indices[i] (later inputs win on repeats).")
+    register_op(
+        "BroadcastTo",
+        inputs=["input: T", "shape: Tidx=int32"],
+        outputs=_broadcast_to_outputs,
+        kernel=_broadcast_to_kernel,
+        grad=_broadcast_to_grad,
+        doc="Broadcasts input to the given shape, numpy style.")
+
+
+def dynamic_stitch(indices, data, name=None):
+    """``tf.dynamic_stitch``."""
+    return build_op("DynamicStitch", [list(indices), list(data)], name=name).outputs[0]
+
+
+def broadcast_to(input, shape, name=None):  # noqa: A002
+    """``tf.broadcast_to``."""
+    return build_op("BroadcastTo", [input, shape], name=name).outputs[0]
+
+
+# ---------------------------------------------------------- reduction gradients, built as TF builds them
+# TF's _SumGrad/_MeanGrad/_MinOrMaxGrad/_ProdGrad: a Reshape + Tile fast path when shapes are static, and
+# reduced_shape (Size, add, mod, range, ones, DynamicStitch) + BroadcastTo when the rank or axes are only
+# known at run time. The op names match TF's, including the constant-folded helpers TF leaves behind.
+
+
+def _size(t):
+    """``tf.size`` as TF builds it: a Const named Size when the static shape is fully known."""
+    from graphlab.ops import array_ops
+    if t._shape.is_fully_defined():
+        return registry.constant(np.int32(t._shape.num_elements()), name="Size")
+    return array_ops.size(t)
+
+
+def reduced_shape(input_shape, axes):
+    """TF's ``math_ops.reduced_shape``: the reduction's output shape with reduced axes kept as 1 (numpy
+    when both are known at build time, else a DynamicStitch of the input's shape and ones)."""
+    from graphlab.ops import array_ops
+    known_shape, known_axes = registry.const_value(input_shape), registry.const_value(axes)
+    if known_shape is not None and known_axes is not None:
+        out = np.array(known_shape, dtype=np.int32)
+        out[np.asarray(known_axes, dtype=np.int32)] = 1
+        return out
+    axes = registry.convert_to_tensor(axes)
+    rank = _size(input_shape)
+    axes = (axes + rank) % rank
+    axes_shape = _shape(axes)
+    return dynamic_stitch([array_ops.range(rank), axes],
+                          [input_shape, array_ops.ones(axes_shape, dtype=dtypes.int32)])
+
+
+def _static_reduced(graph, in_shape, axes):
+    """TF's fully-static branch of _SumGrad: kept-dims shape and tile multiples, cached per graph. On a
+    cache miss TF builds (and constant-folds) Maximum and floordiv ops that stay in the graph unused; the
+    same ops are built here so the names that follow agree."""
+    from graphlab.ops import math_ops
+    cache = getattr(graph, "_reduced_shape_cache", None)
+    if cache is None:
+        cache = {}
+        graph._reduced_shape_cache = cache
+    key = (tuple(in_shape), tuple(int(a) for a in np.asarray(axes).reshape(-1)))
+    if key not in cache:
+        kept = np.array(in_shape, dtype=np.int32)
+        kept[np.asarray(key[1], dtype=np.int64)] = 1
+        m = math_ops.maximum(kept, np.int32(1))
+        math_ops.floordiv(np.array(in_shape, dtype=np.int32), m)
+        scaling = np.array(in_shape, dtype=np.int64) // np.maximum(kept, 1)
+        cache[key] = (tuple(int(d) for d in kept), tuple(int(d) for d in scaling))
+    return cache[key]
+
+
+def sum_grad(op, grad):
+    """Gradient of Sum (and the first step of Mean's)."""
+    from graphlab.ops import array_ops
+    x = op.inputs[0]
+    dims = x._shape.as_list() if x._shape.ndims is not None else None
+    axes = registry.const_value(op.inputs[1])
+    if dims is not None and axes is not None:
+        rank = len(dims)
+        if np.array_equal(axes, np.arange(rank)):   # all axes
+            g = array_ops.reshape(grad, np.ones(rank, np.int32))
+            if None not in dims:
+                multiples = registry.constant(np.array(dims, np.int32), name="Const")
+            else:
+                multiples = array_ops.shape(x)
+            return [array_ops.tile(g, multiples), None]
+        if None not in dims:
+            kept, scaling = _static_reduced(op.graph, dims, axes)
+            g = array_ops.reshape(grad, np.array(kept, np.int32))
+            return [array_ops.tile(g, np.array(scaling, np.int32)), None]
+    input_shape = _shape(x)
+    if not op._attrs["keep_dims"]:
+        grad = array_ops.reshape(grad, reduced_shape(input_shape, op.inputs[1]))
+    return [broadcast_to(grad, input_shape), None]
+
+
+def mean_grad(op, grad):
+    """Gradient of Mean: Sum's gradient divided by the number of elements averaged."""
+    from graphlab.ops import array_ops, math_ops
+    g = sum_grad(op, grad)[0]
+    xs, ys = op.inputs[0]._shape, op.outputs[0]._shape
+    if xs.is_fully_defined() and ys.is_fully_defined():
+        factor = int(np.prod(xs.as_list())) // max(int(np.prod(ys.as_list())), 1)
+        factor = registry.constant(np.asarray(factor, g.dtype.base_dtype.as_numpy_dtype), name="Const")
+    else:
+        input_shape = array_ops.shape(op.inputs[0])
+        rank = _size(input_shape)
+        axes = math_ops.cast(op.inputs[1], rank.dtype)
+        axes = (axes + rank) % rank
+        factor = math_ops.reduce_prod(array_ops.gather(input_shape, axes))
+    return [math_ops.truediv(g, math_ops.cast(factor, g.dtype)), None]
+
+
+def min_or_max_grad(op, grad):
+    """Gradient of Max/Min: split evenly between the elements equal to the extremum."""
+    from graphlab.ops import array_ops, math_ops
+    input_shape = _shape(op.inputs[0])
+    y = op.outputs[0]
+    if not op._attrs["keep_dims"]:
+        kept = reduced_shape(input_shape, op.inputs[1])
+        y = array_ops.reshape(y, kept)
+        grad = array_ops.reshape(grad, kept)
+    else:
+        kept = _shape(y)
+    indicators = math_ops.cast(math_ops.equal(y, op.inputs[0]), grad.dtype)
+    num_selected = array_ops.reshape(math_ops.reduce_sum(indicators, op.inputs[1]), kept)
+    return [math_ops.truediv(indicators, num_selected) * grad, None]
+
+
+def prod_grad(op, grad):
+    """Gradient of Prod: grad * prod / x (exact away from zeros in the input; TF's exclusive-cumprod form,
+    exact at zeros too, is not used)."""
+    from graphlab.ops import array_ops, math_ops
+    input_shape = _shape(op.inputs[0])
+    y = op.outputs[0]
+    if not op._attrs["keep_dims"]:
+        kept = reduced_shape(input_shape, op.inputs[1])
+        grad = array_ops.reshape(grad, kept)
+        y = array_ops.reshape(y, kept)
+    grad = broadcast_to(grad, input_shape)
+    return [math_ops.multiply(grad, math_ops.realdiv(y, op.inputs[0])), None]
 
 
 # ---------------------------------------------------------------------------------------- gradients()

@@ -990,8 +990,40 @@ register_op(
     outputs=_pad_outputs,
     kernel=lambda ctx, x, p: np.pad(x, np.asarray(p, np.int64).reshape(-1, 2),
                                     mode="reflect" if ctx.attrs["mode"] == "REFLECT" else "symmetric"),
-    grad=None,
+    grad=lambda op, grad: [build_op("MirrorPadGrad", [grad, op.inputs[1]], attrs={"mode": op._attrs["mode"]},
+                                    name="MirrorPadGrad").outputs[0], None],
     doc="Pads by mirroring the edges (REFLECT excludes the edge, SYMMETRIC repeats it).")
+
+
+def _mirror_pad_grad_outputs(op):
+    dims, p = _dims(op._inputs[0]), _known(op._inputs[1])
+    if dims is None or p is None:
+        return [(_dtype_of(op), tensor_shape.UNKNOWN if dims is None else tensor_shape.unknown_shape(len(dims)))]
+    p = np.asarray(p).reshape(-1, 2)
+    return [(_dtype_of(op), tensor_shape.TensorShape([None if d is None else d - int(a) - int(b)
+                                                      for d, (a, b) in zip(dims, p)]))]
+
+
+def _mirror_pad_grad_kernel(ctx, grad, p):
+    """Folds the mirrored border back onto the elements it copies: pad an array of flat indices the same
+    way, then add each gradient element into the index it came from."""
+    p = np.asarray(p, np.int64).reshape(-1, 2)
+    in_shape = [int(d - a - b) for d, (a, b) in zip(grad.shape, p)]
+    index = np.arange(int(np.prod(in_shape)), dtype=np.int64).reshape(in_shape)
+    index = np.pad(index, p, mode="reflect" if ctx.attrs["mode"] == "REFLECT" else "symmetric")
+    out = np.zeros(int(np.prod(in_shape)), dtype=grad.dtype)
+    np.add.at(out, index.reshape(-1), grad.reshape(-1))
+    return out.reshape(in_shape)
+
+
+register_op(
+    "MirrorPadGrad",
+    inputs=["input: T", "paddings: Tpaddings=int32"],
+    outputs=_mirror_pad_grad_outputs,
+    kernel=_mirror_pad_grad_kernel,
+    grad=lambda op, grad: [build_op("MirrorPad", [grad, op.inputs[1]], attrs={"mode": op._attrs["mode"]},
+                                    name="MirrorPad").outputs[0], None],
+    doc="Gradient of MirrorPad: the padded gradient folded back onto the input's shape.")
 
 
 def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):

@@ -723,68 +723,24 @@ def _np_axes(axis):
     return tuple(np.asarray(axis).reshape(-1).tolist())
 
 
-def _kept_shape(op):
-    """The shape of the reduction's output with reduced axes kept as 1: a list of ints when known
-    statically, else a 1-D int32 tensor built from Shape (for gradient rules)."""
-    x = op.inputs[0]
-    axes = _reduced_axes(op)
-    if axes is None:
-        raise NotImplementedError("graphlab cannot differentiate %s ('%s') yet: its axes or its input's rank "
-                                  "are unknown when the graph is built." % (op.type, op.name))
-    dims = x.shape.as_list()
-    if all(d is not None for i, d in enumerate(dims) if i not in axes):
-        return [1 if i in axes else d for i, d in enumerate(dims)]
-    from graphlab.ops import array_ops
-    keep = np.array([0 if i in axes else 1 for i in range(len(dims))], dtype=np.int32)
-    return add(multiply(array_ops.shape(x), keep), 1 - keep)
-
-
-def _broadcast_back(op, grad):
-    """``grad`` of a reduction reshaped to keep the reduced axes, then broadcast to the input's shape."""
-    from graphlab.ops import array_ops
-    x = op.inputs[0]
-    g = grad if op._attrs["keep_dims"] else array_ops.reshape(grad, _kept_shape(op))
-    if x.shape.is_fully_defined() and g.shape == x.shape:
-        return g
-    return add(g, array_ops.zeros_like(x))
-
-
-def _reduction_count(op):
-    """How many input elements each output element summarises (a Python int when static)."""
-    x, y = op.inputs[0], op.outputs[0]
-    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
-        return max(int(np.prod(x.shape.as_list())), 1) // max(int(np.prod(y.shape.as_list())), 1)
-    from graphlab.ops import array_ops
-    return cast(realdiv(reduce_prod(array_ops.shape(x)), maximum(reduce_prod(array_ops.shape(y)), 1)),
-                x.dtype)
-
-
 def _sum_grad(op, grad):
-    return [_broadcast_back(op, grad), None]
+    from graphlab.gradients import sum_grad
+    return sum_grad(op, grad)
 
 
 def _mean_grad(op, grad):
-    return [realdiv(_broadcast_back(op, grad), _reduction_count(op)), None]
+    from graphlab.gradients import mean_grad
+    return mean_grad(op, grad)
 
 
 def _extremum_grad(op, grad):
-    """The gradient goes to the input elements equal to the max (min), split evenly between ties."""
-    from graphlab.ops import array_ops
-    x, y = op.inputs[0], op.outputs[0]
-    kept = _kept_shape(op)
-    y_kept = y if op._attrs["keep_dims"] else array_ops.reshape(y, kept)
-    g_kept = grad if op._attrs["keep_dims"] else array_ops.reshape(grad, kept)
-    hits = cast(equal(x, y_kept), x.dtype)
-    ties = reduce_sum(hits, op.inputs[1], keepdims=True)
-    return [multiply(realdiv(hits, ties), g_kept), None]
+    from graphlab.gradients import min_or_max_grad
+    return min_or_max_grad(op, grad)
 
 
 def _prod_grad(op, grad):
-    """grad * prod / x: exact away from zeros in the input (TF's exclusive-cumprod form is not used)."""
-    from graphlab.ops import array_ops
-    y_kept = op.outputs[0] if op._attrs["keep_dims"] else array_ops.reshape(op.outputs[0], _kept_shape(op))
-    g = _broadcast_back(op, grad)
-    return [multiply(g, realdiv(y_kept, op.inputs[0])), None]
+    from graphlab.gradients import prod_grad
+    return prod_grad(op, grad)
 
 
 def _int_mean(x, axis, keepdims):

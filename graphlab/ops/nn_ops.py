@@ -30,10 +30,18 @@ def _activation(op_type, kernel, grad_type, grad_kernel, grad_from_output, doc, 
         return [_op(grad_type, [g, other], attrs={a: op._attrs[a] for a in attrs})]
 
     register_op(op_type, inputs=["features: T"], outputs=same_as_input(0), kernel=kernel, grad=grad, doc=doc)
+    def grad_grad(op, g):
+        """Linear in the incoming gradients; piecewise constant in the features (zero derivative a.e.),
+        except EluGrad, whose g * (y + 1) branch depends on y (TF's _EluGradGrad)."""
+        first = _op(grad_type, [g, op.inputs[1]], attrs={a: op._attrs[a] for a in attrs})
+        if grad_type != "EluGrad":
+            return [first, None]
+        y = op.inputs[1]
+        zeros = array_ops.zeros_like(y)
+        return [first, array_ops.where(_math().less(y, zeros), g * op.inputs[0], zeros)]
+
     register_op(grad_type, inputs=["gradients: T", "features: T"], outputs=same_as_input(0), kernel=grad_kernel,
-                grad=lambda op, g: [_op(grad_type, [g, op.inputs[1]], attrs={a: op._attrs[a] for a in attrs}),
-                                    None],
-                doc="Gradient of %s." % op_type)
+                grad=grad_grad, doc="Gradient of %s." % op_type)
 
 
 _activation("Relu", lambda ctx, x: np.maximum(x, 0).astype(x.dtype, copy=False),
@@ -154,7 +162,21 @@ register_op("BiasAddGrad", inputs=["out_backprop: T"],
             outputs=lambda op: [(op._inputs[0]._dtype.base_dtype, tensor_shape.TensorShape(
                 [op._inputs[0]._shape.as_list()[-1]] if op._inputs[0]._shape.ndims else None))],
             kernel=lambda ctx, g: g.reshape(-1, g.shape[-1]).sum(axis=0).astype(g.dtype, copy=False),
-            grad=None, doc="Sums out_backprop over every axis but the last (BiasAdd's bias gradient).")
+            grad=lambda op, g: [_bias_add_grad_grad(op, g)],
+            doc="Sums out_backprop over every axis but the last (BiasAdd's bias gradient).")
+
+
+def _bias_add_grad_grad(op, g):
+    """BiasAddGrad is linear: its gradient spreads g along the last axis over out_backprop's shape."""
+    from graphlab.gradients import broadcast_to
+    x = op.inputs[0]
+    if x.shape.ndims is None:
+        rank = array_ops.size(array_ops.shape(x))
+        kept = array_ops.concat([array_ops.ones(array_ops.expand_dims(rank - 1, 0), dtypes.int32),
+                                 array_ops.shape(g)], 0)
+    else:
+        kept = [1] * (x.shape.ndims - 1) + [-1]
+    return broadcast_to(array_ops.reshape(g, kept), array_ops.shape(x))
 
 
 def bias_add(value, bias, data_format=None, name=None):
