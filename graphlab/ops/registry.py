@@ -294,9 +294,9 @@ def to_numpy(value, dtype=None):
             raise TypeError("Expected %s, but got %r of type '%s'." % (
                 dtype.name, _first(value), type(_first(value)).__name__))
         target = np.dtype(dtype.as_numpy_dtype)
-        mismatch = (arr.dtype.kind in "fc" and target.kind in "iub"
-                    or arr.dtype.kind == "c" and target.kind == "f"
-                    or (arr.dtype.kind == "b") != (target.kind == "b") and arr.size)
+        mismatch = arr.size and (arr.dtype.kind in "fc" and target.kind in "iub"
+                                 or arr.dtype.kind == "c" and target.kind == "f"
+                                 or (arr.dtype.kind == "b") != (target.kind == "b"))
         if mismatch and not isinstance(value, np.ndarray):
             raise TypeError("Expected %s, but got %r of type '%s'." % (
                 dtype.name, _first(value), type(_first(value)).__name__))

@@ -56,6 +56,11 @@ def variable_op_v2(shape, dtype, name="Variable", container="", shared_name=""):
                     name=name).outputs[0]
 
 
+def _dims(shape):
+    """A shape as TF's run-time messages print it: [3,2]."""
+    return "[%s]" % ",".join(str(d) for d in shape)
+
+
 # --------------------------------------------------------------------------------------------- Assign
 def _assign_outputs(op):
     ref, value = op._inputs
@@ -72,11 +77,11 @@ def _assign_outputs(op):
 def _assign_kernel(ctx, ref, value):
     if ctx.attrs.get("validate_shape", True) and ref.value is not None and ref.value.shape != np.shape(value):
         raise InvalidArgumentError(None, ctx.op, "Assign requires shapes of both tensors to match. lhs shape= %s "
-                                   "rhs shape= %s" % (list(ref.value.shape), list(np.shape(value))))
+                                   "rhs shape= %s" % (_dims(ref.value.shape), _dims(np.shape(value))))
     declared = ref.op._attrs["shape"]
     if ctx.attrs.get("validate_shape", True) and not declared.is_compatible_with(np.shape(value)):
         raise InvalidArgumentError(None, ctx.op, "Assign requires shapes of both tensors to match. lhs shape= %s "
-                                   "rhs shape= %s" % (declared.bracket_str(), list(np.shape(value))))
+                                   "rhs shape= %s" % (declared.bracket_str(), _dims(np.shape(value))))
     ref.value = np.array(value, dtype=ref.op._attrs["dtype"].as_numpy_dtype)  # own copy: never alias a Const
     return ref
 
@@ -103,7 +108,7 @@ def _update_kernel(fn, what):
         current = ref.read(ctx)
         if np.shape(value) != current.shape and np.size(value) != 1 or np.ndim(value) > current.ndim:
             raise InvalidArgumentError(None, ctx.op, "%s requires shapes of both tensors to match. lhs shape= %s "
-                                       "rhs shape= %s" % (what, list(current.shape), list(np.shape(value))))
+                                       "rhs shape= %s" % (what, _dims(current.shape), _dims(np.shape(value))))
         ref.value = fn(current, value).astype(current.dtype, copy=False)
         return ref
     return kernel
