@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 import pytest
 
 from .lab import LabServer
-from .notebook_page import CHROMIUM, CHROMIUM_ARGS
+from .notebook_page import CHROMIUM, CHROMIUM_ARGS, NotebookPage
 
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = REPO / "test-output" / "browser"
@@ -64,10 +64,20 @@ def browser_context(lab):
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             str(lab.tmp / "chromium-profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 1000}, device_scale_factor=1)
+            viewport={"width": 1280, "height": 1400}, device_scale_factor=1)
         try:
             context.route("**/*", only_loopback)
             context.blocked_requests = blocked
             yield context
         finally:
             context.close()
+
+
+@pytest.fixture
+def notebook(lab, browser_context, shots_dir):
+    """A new browser tab on the lab server, closed after the test."""
+    page = browser_context.new_page()
+    try:
+        yield NotebookPage(page, lab, shots_dir)
+    finally:
+        page.close()

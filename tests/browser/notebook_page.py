@@ -33,7 +33,7 @@ _STATE_JS = """() => {
       }
     }
     out.push({type: c.type, source: c.sharedModel.getSource(), count: c.type === 'code' ? c.executionCount : null,
-              outputs: outputs});
+              tags: c.getMetadata('tags') || [], outputs: outputs});
   }
   return {kernel: kernel ? kernel.status : null, connection: kernel ? kernel.connectionStatus : null,
           cells: out};
@@ -80,8 +80,10 @@ class NotebookPage:
             if self.page.locator(".jp-Notebook .jp-InputPrompt", has_text="[*]").count():
                 return False
             code = [c for c in s["cells"] if c["type"] == "code" and c["source"].strip()]
-            errored = any(o["type"] == "error" for c in code for o in c["outputs"])
-            return errored or all(c["count"] is not None for c in code)
+            # Run All stops at an error, except in cells tagged raises-exception (nbval's convention).
+            halted = any(o["type"] == "error" and "raises-exception" not in c["tags"]
+                         for c in code for o in c["outputs"])
+            return halted or all(c["count"] is not None for c in code)
         state = self.wait_for(done, timeout, "all cells to finish running")
         time.sleep(0.5)          # let the last widget/comm messages render
         return self.wait_for(done, 10, "the kernel to stay idle")
@@ -143,11 +145,15 @@ class NotebookPage:
 
 
 def problems(state, stderr=True):
-    """Error outputs (and, with ``stderr``, any stderr text; else only the extension's own failure notes) of
-    every cell, as readable lines."""
+    """Error outputs (except in cells tagged raises-exception), cells that did not run, and stderr text (with
+    ``stderr=False`` only the extension's own failure notes), as readable lines."""
     found = []
     for i, c in enumerate(state["cells"]):
+        if c["type"] == "code" and c["source"].strip() and c["count"] is None:
+            found.append("cell %d (%s...) did not run" % (i, c["source"][:40]))
         for o in c["outputs"]:
+            if o["type"] == "error" and "raises-exception" in c["tags"]:
+                continue
             if o["type"] == "error":
                 found.append("cell %d (%s...): %s: %s" % (i, c["source"][:40], o["ename"], o["evalue"]))
             elif o["type"] == "stream" and o["name"] == "stderr" and (

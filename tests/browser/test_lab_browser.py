@@ -2,13 +2,16 @@
 a learner sees them, in headless Chromium driven by Playwright against a throw-away ``jupyter lab``.
 
 Screenshots of each moment go to test-output/browser/ so a person can look at them."""
+import os
 import re
+import shutil
+from pathlib import Path
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from .notebook_page import NotebookPage, problems
+from .notebook_page import problems
 
 RERUN_SOURCE = "c = tf.constant(1.0, name='c') + 1.0"
 CELLS = [
@@ -38,15 +41,6 @@ def _op_count(caption):
 
 def _live_caption(widget):
     return widget.locator(".widget-html").first.inner_text()
-
-
-@pytest.fixture
-def notebook(lab, browser_context, shots_dir):
-    page = browser_context.new_page()
-    try:
-        yield NotebookPage(page, lab, shots_dir)
-    finally:
-        page.close()
 
 
 def test_reports_graph_and_live_widget_in_jupyterlab(lab, browser_context, notebook):
@@ -99,3 +93,106 @@ def test_reports_graph_and_live_widget_in_jupyterlab(lab, browser_context, noteb
 
     assert browser_context.blocked_requests == [], "the page tried to reach the network: %s" % (
         browser_context.blocked_requests[:5])
+
+
+# --- the lessons ----------------------------------------------------------------------------------------
+LESSONS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+MOMENTS = {"report", "svg", "widget"}
+
+
+def _moments(nb):
+    """What each code cell of a lesson shows, from its saved (nbval reference) outputs: {index: kinds}."""
+    found = {}
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        kinds = set()
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if out.output_type == "error":
+                kinds.add("error")
+            if "graphlab-report" in str(data.get("text/html", "")):
+                kinds.add("report")
+            if "image/svg+xml" in data:
+                kinds.add("svg")
+            if WIDGET_MIME in data:
+                kinds.add("widget")
+        if kinds:
+            found[i] = kinds
+    return found
+
+
+def _lessons():
+    """Lessons to open. By default the fewest that together show every moment (report box, SVG graph, live
+    widget), so the test stays short however many lessons there are (nbval runs them all anyway);
+    GRAPHLAB_BROWSER_LESSONS=all opens every lesson with such a moment, or a comma-separated list of stems."""
+    if not LESSONS_DIR.is_dir():
+        return []
+    paths = sorted(p for p in LESSONS_DIR.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    kinds_of = {}
+    for p in paths:
+        try:
+            nb = nbformat.read(str(p), as_version=4)
+        except Exception:
+            continue
+        kinds = set().union(*_moments(nb).values()) & MOMENTS
+        if kinds:
+            kinds_of[p] = kinds
+    wanted = os.environ.get("GRAPHLAB_BROWSER_LESSONS", "").strip()
+    if wanted == "all":
+        return list(kinds_of)
+    if wanted:
+        names = {w.strip() for w in wanted.split(",")}
+        return [p for p in kinds_of if p.stem in names]
+    chosen, missing = [], set().union(*kinds_of.values()) if kinds_of else set()
+    while missing:       # greedy cover: the lesson showing most of what is still missing (first one on ties)
+        best = max(kinds_of, key=lambda p: len(kinds_of[p] & missing))
+        chosen.append(best)
+        missing -= kinds_of[best]
+    return sorted(chosen)
+
+
+def _copy_lessons(root):
+    """The lessons folder (data files too) copied into the server's root, outputs cleared, once per module."""
+    target = root / "notebooks"
+    if not target.exists():
+        shutil.copytree(LESSONS_DIR, target, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        for p in target.rglob("*.ipynb"):
+            nb = nbformat.read(str(p), as_version=4)
+            for cell in nb.cells:
+                if cell.cell_type == "code":
+                    cell.outputs, cell.execution_count = [], None
+            nbformat.write(nb, str(p))
+    return target
+
+
+@pytest.mark.parametrize("lesson", _lessons(), ids=lambda p: p.stem)
+def test_lesson_runs_in_jupyterlab(lab, browser_context, notebook, lesson):
+    expected = _moments(nbformat.read(str(lesson), as_version=4))
+    _copy_lessons(lab.root)
+    relative = lesson.relative_to(LESSONS_DIR)
+    nbp = notebook
+    nbp.open("notebooks/%s" % relative.as_posix())
+    state = nbp.run_all(timeout=150)
+    assert problems(state, stderr=False) == [], "%s in JupyterLab:\n%s" % (relative, "\n".join(problems(state, False)))
+    shot = {}
+    for index, kinds in sorted(expected.items()):
+        cell = nbp.cell(index)
+        where = "%s cell %d (%s...)" % (relative, index, state["cells"][index]["source"][:50])
+        raised = any(o["type"] == "error" for o in state["cells"][index]["outputs"])
+        assert raised == ("error" in kinds), "%s: error in the saved lesson %s, in the browser %s" % (
+            where, "error" in kinds, raised)
+        if "report" in kinds:
+            box = cell.locator(".jp-OutputArea-output .graphlab-report").first
+            assert box.count() and box.is_visible(), "%s: no visible graphlab report box" % where
+        if "svg" in kinds:
+            assert nbp.svg_images(cell), "%s: no visible SVG drawing" % where
+        if "widget" in kinds:
+            widget = cell.locator(".jp-OutputArea-output .widget-vbox").first
+            assert widget.count() and widget.is_visible(), "%s: no visible widget" % where
+        for kind in sorted(kinds - {"error"}):
+            if kind not in shot:        # a report can follow a long traceback: show its own output box
+                target = cell.locator(".jp-OutputArea-child:has(.graphlab-report)").first if kind == "report" else cell
+                shot[kind] = nbp.screenshot(target, "lesson-%s-%s.png" % (lesson.stem, kind))
+    assert browser_context.blocked_requests == [], browser_context.blocked_requests[:5]
