@@ -89,10 +89,19 @@ class LabServer:
         (self.tmp / "ws").mkdir(parents=True, exist_ok=True)
         env = self._env()
         self._write_page_config()
-        self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(self.command(), cwd=str(self.root), env=env, stdin=subprocess.DEVNULL,
-                                     stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
-        self._wait_until_up()
+        for attempt in range(3):      # the free port can be taken between choosing it and binding it
+            self._log = open(self.log_path, "wb")
+            self.proc = subprocess.Popen(self.command(), cwd=str(self.root), env=env, stdin=subprocess.DEVNULL,
+                                         stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
+            try:
+                self._wait_until_up()
+                return self
+            except RuntimeError:
+                if self.proc.poll() is None or "already in use" not in self.log_tail() or attempt == 2:
+                    raise
+                self._log.close()
+                self.port = free_port()
+                self.base = "http://127.0.0.1:%d" % self.port
         return self
 
     def url(self, path=""):

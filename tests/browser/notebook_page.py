@@ -89,19 +89,28 @@ class NotebookPage:
         return self.wait_for(done, 10, "the kernel to stay idle")
 
     def add_cell_and_run(self, source, timeout=60.0):
-        """Select the last cell, insert a cell below it (b), type the source and run it (Shift+Enter)."""
+        """Select the last cell, insert a cell below it (b), type the source and run it (Shift+Enter, which
+        also adds an empty cell after it, as in any JupyterLab session)."""
         cells = self.cells()
-        last = cells.nth(cells.count() - 1)
-        last.locator(".jp-InputPrompt").click()          # command mode on that cell
-        self.page.keyboard.press("Escape")
+        cells.nth(cells.count() - 1).locator(".jp-InputPrompt").click()      # select it
+        self.page.keyboard.press("Escape")                                   # command mode
         self.page.keyboard.press("b")
         new = self.cells().nth(cells.count() - 1)
         new.locator(".cm-content").click()
         self.page.keyboard.type(source)
         self.page.keyboard.press("Shift+Enter")
-        self.wait_for(lambda s: s and s["cells"][-1 if s["cells"][-1]["source"].strip() else -2]["count"]
-                      is not None and s["kernel"] == "idle", timeout, "the added cell to run")
+
+        def ran(s):
+            mine = [c for c in s["cells"] if c["source"].strip() == source.strip()] if s else []
+            return bool(mine) and mine[-1]["count"] is not None and s["kernel"] == "idle"
+        self.wait_for(ran, timeout, "the added cell %r to run" % source)
         time.sleep(0.5)
+
+    def live_widget(self, cell):
+        """The %graph --live widget in ``cell``: ``.graphlab-live`` when the extension marks it, else the
+        outermost ipywidgets box of the cell's output."""
+        marked = cell.locator(".jp-OutputArea-output .graphlab-live")
+        return marked.first if marked.count() else cell.locator(".jp-OutputArea-output .widget-vbox").first
 
     # --- reading ---------------------------------------------------------------------------------------
     def cells(self):

@@ -40,7 +40,9 @@ def _op_count(caption):
 
 
 def _live_caption(widget):
-    return widget.locator(".widget-html").first.inner_text()
+    """The caption line ("N ops in the graph; showing latest"): .graphlab-live-caption when marked."""
+    marked = widget.locator(".graphlab-live-caption")
+    return (marked.first if marked.count() else widget.locator(".widget-html").first).inner_text()
 
 
 def test_reports_graph_and_live_widget_in_jupyterlab(lab, browser_context, notebook):
@@ -70,8 +72,8 @@ def test_reports_graph_and_live_widget_in_jupyterlab(lab, browser_context, noteb
 
     # %graph --live: the widget (controls, caption, drawing) already followed the cell after it.
     live_cell = nbp.cell(nbp.cell_index("%graph --live", exact=True))
-    widget = live_cell.locator(".jp-OutputArea-output .widget-vbox").first
-    assert widget.is_visible(), "%%graph --live showed no widget: %r" % live_cell.inner_text()
+    widget = nbp.live_widget(live_cell)
+    assert widget.count() and widget.is_visible(), "%%graph --live showed no widget: %r" % live_cell.inner_text()
     caption = _live_caption(widget)
     live_nodes = nbp.svg_node_titles(widget)
     assert "op:e" in live_nodes and "op:d" in live_nodes, (
@@ -84,7 +86,7 @@ def test_reports_graph_and_live_widget_in_jupyterlab(lab, browser_context, noteb
     nbp.add_cell_and_run("f = tf.add(e, 1.0, name='f')")
     state = nbp.state()
     assert problems(state) == [], "\n".join(problems(state))
-    widget = live_cell.locator(".jp-OutputArea-output .widget-vbox").first
+    widget = nbp.live_widget(live_cell)
     nbp.page.wait_for_function(
         "(el) => /\\b11 ops in the graph/.test(el.innerText)", arg=widget.element_handle(), timeout=15000)
     assert _op_count(_live_caption(widget)) == 11
@@ -189,7 +191,7 @@ def test_lesson_runs_in_jupyterlab(lab, browser_context, notebook, lesson):
         if "svg" in kinds:
             assert nbp.svg_images(cell), "%s: no visible SVG drawing" % where
         if "widget" in kinds:
-            widget = cell.locator(".jp-OutputArea-output .widget-vbox").first
+            widget = nbp.live_widget(cell)
             assert widget.count() and widget.is_visible(), "%s: no visible widget" % where
         for kind in sorted(kinds - {"error"}):
             if kind not in shot:        # a report can follow a long traceback: show its own output box
