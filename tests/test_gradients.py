@@ -127,6 +127,7 @@ SAMPLES = {
     "FloorMod": (tf.floormod, [_pos(3) * 3 + 0.05, np.array([0.7, 0.9, 1.1])]),
     "GatherV2": (lambda p: tf.gather(p, _i([2, 0, 2])), [_u(4, 2)]),
     "Identity": (tf.identity, [_u(3)]),
+    "Print": (lambda x: tf.Print(x, [], first_n=0), [_u(3)]),
     "L2Loss": (tf.nn.l2_loss, [_u(2, 3)]),
     "LeakyRelu": (lambda x: tf.nn.leaky_relu(x, 0.2), [_u(5) + 0.05]),
     "Log": (tf.log, [_pos(4)]),

@@ -1,0 +1,129 @@
+"""Print and Assert: ops whose only job is a side effect when they run (not when they are built).
+
+Like every op they run only if a fetch needs them: an Assert that nothing depends on checks nothing,
+which is why TF code wraps the guarded value in ``control_dependencies([assert_op])``.
+"""
+import sys
+
+import numpy as np
+
+from graphlab.framework import dtypes, graph as graph_mod
+from graphlab.framework.errors import InvalidArgumentError
+from graphlab.ops import control_flow_ops
+from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, no_outputs, register_op
+
+
+def _format(value, summarize):
+    """One value as TF's Print and Assert show it: numpy-like, at most ``summarize`` elements."""
+    arr = np.asarray(value)
+    if arr.dtype == object:
+        arr = np.vectorize(lambda b: b.decode("utf-8", "replace") if isinstance(b, bytes) else b,
+                           otypes=[object])(arr)
+    text = ("%g".__mod__ if arr.dtype.kind == "f" else str)   # C++ stream style, as TF: 1 not 1.0
+    if arr.ndim == 0:
+        return text(arr.item())
+    flat = arr.reshape(-1)
+    shown = " ".join(text(v) for v in flat[:summarize])
+    return "[%s%s]" % (shown, "..." if flat.size > summarize else "")
+
+
+# ----------------------------------------------------------------------------------------------- Print
+def _print_kernel(ctx, value, *data):
+    first_n = ctx.attrs["first_n"]
+    count = ctx.state.get(("print-count", ctx.op.name), 0)
+    if first_n < 0 or count < first_n:
+        ctx.state[("print-count", ctx.op.name)] = count + 1
+        sys.stderr.write(ctx.attrs["message"] + "".join(_format(d, ctx.attrs["summarize"]) for d in data) + "\n")
+    return value
+
+
+register_op(
+    "Print",
+    inputs=["input: T", "data: list"],
+    outputs=lambda op: [(op._inputs[0]._dtype.base_dtype, op._inputs[0]._shape)],
+    kernel=_print_kernel,
+    grad=lambda op, grad: [grad] + [None] * (len(op.inputs) - 1),
+    stateful=True,
+    doc="Passes input through and, when run, prints message + data to stderr.")
+
+
+def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802  (TF's name)
+    """``tf.Print``: the value of ``input_``, printing ``data`` to stderr each time it is computed."""
+    return build_op("Print", [input_, list(data)],
+                    attrs={"message": message or "", "first_n": -1 if first_n is None else first_n,
+                           "summarize": 3 if summarize is None else summarize},
+                    name=name).outputs[0]
+
+
+# ---------------------------------------------------------------------------------------------- Assert
+def _assert_kernel(ctx, condition, *data):
+    if not np.all(condition):
+        shown = " ".join("[%s]" % _format(d, ctx.attrs["summarize"]).strip("[]")
+                         if np.ndim(d) else "[%s]" % _format(d, ctx.attrs["summarize"]) for d in data)
+        raise InvalidArgumentError(None, ctx.op, "assertion failed: %s" % shown)
+
+
+register_op(
+    "Assert",
+    inputs=["condition: bool", "data: list"],
+    outputs=no_outputs,
+    kernel=_assert_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Fails the run with InvalidArgumentError when condition is false, showing data.")
+
+
+def Assert(condition, data, summarize=None, name=None):  # noqa: N802  (TF's name)
+    """``tf.Assert``: an op that fails the run when ``condition`` is false. As in TF, unless all data are
+    strings or int32, the check sits in a cond ("AssertGuard") so the data are only computed on failure."""
+    graph = graph_mod.graph_of([condition] + list(data))
+    with graph.as_default(), graph.name_scope(name or "Assert") as scope:
+        tensors = [convert_to_tensor(d, name="data_%d" % i) for i, d in enumerate(data)]
+        attrs = {"summarize": 3 if summarize is None else summarize}
+        if all(t.dtype.base_dtype in (dtypes.string, dtypes.int32) for t in tensors):
+            return build_op("Assert", [condition, tensors], attrs=attrs, name=scope)
+        condition = convert_to_tensor(condition, name="Condition")
+
+        def true_assert():
+            return build_op("Assert", [condition, tensors], attrs=attrs, name="Assert")
+
+        guarded = control_flow_ops.cond(condition, control_flow_ops.no_op, true_assert, name="AssertGuard")
+        return guarded.op
+
+
+def _static(tensor):
+    from graphlab.ops.registry import const_value
+    return const_value(tensor)
+
+
+def assert_equal(x, y, data=None, summarize=None, message=None, name=None):
+    """``tf.assert_equal``: fails (at build time when both values are known, else when run) unless
+    x == y everywhere."""
+    graph = graph_mod.graph_of([x, y])
+    with graph.as_default(), graph.name_scope(name or "assert_equal"):
+        x = convert_to_tensor(x, name="x")
+        y = convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
+        heading = (message + "  " if message else "") + "Condition x == y did not hold element-wise:"
+        sx, sy = _static(x), _static(y)
+        if sx is not None and sy is not None:
+            if not np.all(np.equal(sx, sy)):
+                raise InvalidArgumentError(None, None, "%s\nx (%s) = \n%s\ny (%s) = \n%s" % (
+                    heading, x.name, sx, y.name, sy))
+            return control_flow_ops.no_op(name="static_checks_determined_all_ok")
+        from graphlab.ops import math_ops
+        condition = math_ops.reduce_all(math_ops.equal(x, y))
+        if data is None:
+            data = [heading, "x (%s) = " % x.name, x, "y (%s) = " % y.name, y]
+        return Assert(condition, data, summarize=summarize)
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """``tf.assert_rank`` for a statically known rank: ValueError at build time on mismatch."""
+    x = convert_to_tensor(x)
+    if x.shape.ndims is not None and x.shape.ndims != rank:
+        raise ValueError("%sTensor %s must have rank %d. Received rank %d, shape %s" % (
+            (message + " ") if message else "", x.name, rank, x.shape.ndims, x.shape))
+    return control_flow_ops.no_op(name=name or "assert_rank")
+
+
+__all__ = ["Print", "Assert", "assert_equal", "assert_rank"]
