@@ -492,8 +492,8 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
             rule = _rule_for(op)
             for i, g in enumerate(out_grads):
                 if g is None and _is_trainable(op._outputs[i]):
-                    from graphlab.ops import array_ops
-                    out_grads[i] = array_ops.zeros_like(op._outputs[i])
+                    # TF: zeros_like(output, optimize=False), a ZerosLike op named "zeros_like"
+                    out_grads[i] = build_op("ZerosLike", [op._outputs[i]], name="zeros_like").outputs[0]
             with graph.name_scope(op.name + "_grad"):
                 in_grads = _as_list(rule(op, *out_grads))
                 if op._type in BROADCASTING_OPS and len(op._inputs) == 2 and len(in_grads) == 2:

@@ -193,6 +193,7 @@ SAMPLES = {
     "StridedSliceGrad": (lambda dy: _raw("StridedSliceGrad", [_i([3, 4]), _i([1, 0]), _i([3, 4]), _i([1, 2]), dy],
                                          begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
                                          shrink_axis_mask=0), [_u(2, 2)]),
+    "Print": (lambda x: tf.Print(x, [x], message="x: "), [_u(3)]),
     "Merge": (lambda x: tf.cond(tf.constant(True), lambda: x * 2.0, lambda: x), [_u(3)]),
     "Switch": (lambda x: tf.cond(tf.constant(False), lambda: x * 2.0, lambda: x * 3.0), [_u(3)]),
 }

@@ -251,10 +251,10 @@ def _xent_kernel(ctx, logits, labels):
 
 
 def _xent_grad(op, g_loss, g_backprop=None):
-    m = _math()
-    g = array_ops.expand_dims(g_loss, -1)
-    d_logits = m.multiply(g, op.outputs[1])
-    d_labels = m.multiply(g, m.negative(log_softmax(op.inputs[0])))
+    """TF's _BroadcastMul twice: expand_dims(g_loss, -1) * backprop, and the same times -log_softmax."""
+    d_logits = array_ops.expand_dims(g_loss, -1) * op.outputs[1]
+    neg_log_p = -log_softmax(op.inputs[0])
+    d_labels = array_ops.expand_dims(g_loss, -1) * neg_log_p
     return [d_logits, d_labels]
 
 
@@ -322,8 +322,7 @@ def _sparse_xent_kernel(ctx, logits, labels):
 
 register_op("SparseSoftmaxCrossEntropyWithLogits", inputs=["features: T", "labels: Tlabels=int64"],
             outputs=_sparse_xent_outputs, kernel=_sparse_xent_kernel,
-            grad=lambda op, g_loss, g_bp=None: [_math().multiply(array_ops.expand_dims(g_loss, -1),
-                                                                 op.outputs[1]), None],
+            grad=lambda op, g_loss, g_bp=None: [array_ops.expand_dims(g_loss, -1) * op.outputs[1], None],
             doc="Per-row -log_softmax(features)[label]: labels are class indices, not distributions.")
 
 
