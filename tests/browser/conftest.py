@@ -38,7 +38,9 @@ def shots_dir():
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     _requirements()
-    server = LabServer(tmp_path_factory.mktemp("lab"))
+    # GRAPHLAB_LAB_STARTUP_TIMEOUT: seconds to wait for /api/status (default 60) on a slow machine.
+    timeout = float(os.environ.get("GRAPHLAB_LAB_STARTUP_TIMEOUT", "60"))
+    server = LabServer(tmp_path_factory.mktemp("lab"), startup_timeout=timeout)
     try:
         server.start()
         yield server

@@ -128,7 +128,7 @@ class LabServer:
             except (urllib.error.URLError, ConnectionError, OSError, ValueError) as e:
                 last_error = e
             time.sleep(0.5)
-        raise RuntimeError("jupyter lab did not answer /api/status on %s within %.0f s (last error: %s).\n%s" % (
+        raise RuntimeError("jupyter lab did not answer /api/status on %s within %g s (last error: %s).\n%s" % (
             self.base, self.startup_timeout, last_error, self.log_tail()))
 
     def log_tail(self, lines=40):
