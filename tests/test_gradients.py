@@ -107,6 +107,7 @@ def _i(values):
     return tf.constant(np.array(values, np.int32))
 
 
+_MP_X = R.permutation(16).reshape(1, 4, 4, 1).astype(np.float64)  # distinct values: no ties in max
 # op type -> (build(*placeholders) -> output tensor, [float64 inputs]). A new differentiable op needs a row.
 SAMPLES = {
     "Abs": (tf.abs, [_pos(3) * np.array([1, -1, 1])]),
@@ -196,6 +197,22 @@ SAMPLES = {
     "Print": (lambda x: tf.Print(x, [x], message="x: "), [_u(3)]),
     "Merge": (lambda x: tf.cond(tf.constant(True), lambda: x * 2.0, lambda: x), [_u(3)]),
     "Switch": (lambda x: tf.cond(tf.constant(False), lambda: x * 2.0, lambda: x * 3.0), [_u(3)]),
+    "Conv2D": (lambda x, f: tf.nn.conv2d(x, f, [1, 2, 1, 1], "SAME"), [_u(2, 5, 4, 2), _u(3, 2, 2, 3)]),
+    "Conv2DBackpropInput": (lambda f, dy: tf.nn.conv2d_backprop_input(_i([1, 5, 4, 2]), f, dy, [1, 2, 1, 1],
+                                                                      "SAME"), [_u(3, 2, 2, 3), _u(1, 3, 4, 3)]),
+    "Conv2DBackpropFilter": (lambda x, dy: tf.nn.conv2d_backprop_filter(x, _i([3, 2, 2, 3]), dy, [1, 1, 2, 1],
+                                                                        "VALID"), [_u(1, 5, 4, 2), _u(1, 3, 2, 3)]),
+    "MaxPool": (lambda x: tf.nn.max_pool(x, [1, 2, 3, 1], [1, 2, 2, 1], "SAME"), [_u(2, 5, 5, 2)]),
+    "MaxPoolGrad": (lambda g: _raw("MaxPoolGrad", [tf.constant(_MP_X), tf.nn.max_pool(tf.constant(_MP_X), [1, 2, 2, 1],
+                    [1, 1, 1, 1], "VALID"), g], ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1], padding="VALID",
+                    data_format="NHWC", explicit_paddings=[]), [_u(1, 3, 3, 1)]),
+    "MaxPoolGradGrad": (lambda g: _raw("MaxPoolGradGrad", [tf.constant(_MP_X), tf.nn.max_pool(
+                        tf.constant(_MP_X), [1, 2, 2, 1], [1, 1, 1, 1], "VALID"), g], ksize=[1, 2, 2, 1],
+                        strides=[1, 1, 1, 1], padding="VALID", data_format="NHWC", explicit_paddings=[]),
+                        [_u(1, 4, 4, 1)]),
+    "AvgPool": (lambda x: tf.nn.avg_pool(x, [1, 2, 3, 1], [1, 2, 2, 1], "SAME"), [_u(2, 5, 5, 2)]),
+    "AvgPoolGrad": (lambda g: _raw("AvgPoolGrad", [_i([1, 5, 5, 1]), g], ksize=[1, 2, 3, 1], strides=[1, 2, 2, 1],
+                                   padding="SAME", data_format="NHWC"), [_u(1, 3, 3, 1)]),
 }
 
 # The one op TF can differentiate that graphlab does not: TF builds while-loop gradients from its
