@@ -24,7 +24,9 @@ TIMEOUT_PER_CELL = 120
 def run_one(path):
     """Run ``path`` in a fresh kernel and write the outputs back; returns the wall time in seconds."""
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=TIMEOUT_PER_CELL, kernel_name="python3",
+    for cell in nb.cells:                       # no timestamps in stored notebooks: they only make diffs
+        cell.metadata.pop("execution", None)
+    client = NotebookClient(nb, timeout=TIMEOUT_PER_CELL, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": os.path.dirname(os.path.abspath(path))}})
     start = time.time()
     client.execute()
