@@ -24,6 +24,8 @@ class LiveGraph:
         controls = w.VBox([w.HBox([self.scope, self.depth]), w.HBox([self.collapse, self.series]),
                            w.HBox([self.fetches, self.history]), self.caption])
         self.widget = w.VBox([controls, self.output])
+        self.widget.add_class("graphlab-live")          # stable hooks for styling and browser tests
+        self.caption.add_class("graphlab-live-caption")
         for control in (self.scope, self.depth, self.collapse, self.series, self.fetches):
             control.observe(lambda change: self.redraw(), names="value")
         self.history.observe(lambda change: self.redraw(), names="value")

@@ -32,10 +32,12 @@ def _count_types(ops):
 def duplicates_section(dups, new_ops, earlier, record, graph):
     first = earlier[0].execution_count
     runs = ", ".join("In [%s]" % r.execution_count for r in earlier)
-    lines = ["This cell ran before (%s); this run (In [%s]) created %d op%s, %d of them structurally "
-             "identical to ops from the earlier run: %s." % (
-                 runs, record.execution_count, len(new_ops), "s" if len(new_ops) != 1 else "", len(dups),
-                 _count_types([d.op for d in dups]))]
+    if all(r.execution_count == record.execution_count for r in earlier):   # e.g. run twice in one cell
+        when = "This code already ran earlier in the same execution (In [%s]); running it again" % first
+    else:
+        when = "This cell ran before (%s); this run (In [%s])" % (runs, record.execution_count)
+    lines = ["%s created %d op%s, %d of them structurally identical to ops from the earlier run: %s." % (
+        when, len(new_ops), "s" if len(new_ops) != 1 else "", len(dups), _count_types([d.op for d in dups]))]
     examples = ["%s duplicates %s" % (d.op.name, d.original.name) for d in dups[:3]]
     lines.append("For example " + "; ".join(examples) + ".")
     dup_bytes = sum(checks.const_bytes(d.op) for d in dups)
