@@ -56,6 +56,7 @@ from graphlab.ops.init_ops import (constant_initializer, glorot_normal_initializ
                                    random_uniform_initializer, truncated_normal_initializer,
                                    variance_scaling_initializer, zeros_initializer)
 from graphlab import graph_util, saved_model, train  # noqa: E402  (tf.train, tf.graph_util, tf.saved_model)
+from graphlab import layers  # noqa: E402  (tf.layers)
 from graphlab.formats.graph_io import import_graph_def  # noqa: E402
 
 
