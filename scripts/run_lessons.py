@@ -21,6 +21,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT_PER_CELL = 120
 
 
+def merge_streams(outputs):
+    """Join consecutive stdout (or stderr) chunks: the kernel splits a print at arbitrary points, which
+    would only make the stored notebooks differ from run to run."""
+    merged = []
+    for out in outputs:
+        if (out.output_type == "stream" and merged and merged[-1].output_type == "stream"
+                and merged[-1].name == out.name):
+            merged[-1].text += out.text
+        else:
+            merged.append(out)
+    return merged
+
+
 def run_one(path):
     """Run ``path`` in a fresh kernel and write the outputs back; returns the wall time in seconds."""
     nb = nbformat.read(path, as_version=4)
@@ -31,6 +44,9 @@ def run_one(path):
     start = time.time()
     client.execute()
     elapsed = time.time() - start
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = merge_streams(cell.outputs)
     nbformat.write(nb, path)
     return elapsed
 
