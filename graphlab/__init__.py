@@ -57,6 +57,8 @@ from graphlab.ops.init_ops import (constant_initializer, glorot_normal_initializ
                                    variance_scaling_initializer, zeros_initializer)
 from graphlab import graph_util, saved_model, train  # noqa: E402  (tf.train, tf.graph_util, tf.saved_model)
 from graphlab import layers  # noqa: E402  (tf.layers)
+from graphlab import contrib, summary  # noqa: E402  (tf.summary, tf.contrib.framework)
+from graphlab import logging_compat as logging  # noqa: E402  (tf.logging)
 from graphlab.formats.graph_io import import_graph_def  # noqa: E402
 
 

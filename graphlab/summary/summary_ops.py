@@ -1,0 +1,160 @@
+"""Summary ops: ScalarSummary, HistogramSummary and MergeSummary each yield a serialized ``Summary`` proto as a
+scalar string tensor, as TF's do; ``tf.summary.scalar/histogram/merge/merge_all`` build them with TF1's names
+(op named after the unique scope, tag = that scoped name, e.g. ``loss_1`` when ``loss`` is taken).
+"""
+import re
+
+import numpy as np
+
+from graphlab.framework.errors import InvalidArgumentError
+from graphlab.framework import dtypes, tensor_shape
+from graphlab.framework import graph as graph_mod
+from graphlab.framework.graph import GraphKeys
+from graphlab.formats.protos import summary_pb2
+from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
+
+
+def _string_scalar(op):
+    return [(dtypes.string, tensor_shape.TensorShape([]))]
+
+
+def _as_str(value):
+    value = value.item() if isinstance(value, np.ndarray) else value
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def _bytes(summary):
+    out = np.empty((), dtype=object)
+    out[()] = summary.SerializeToString()
+    return out
+
+
+# --------------------------------------------------------------------------------------- ScalarSummary
+def _scalar_kernel(ctx, tags, values):
+    tags, values = np.asarray(tags, dtype=object), np.asarray(values)
+    if tags.shape != values.shape:
+        raise InvalidArgumentError(None, ctx.op, "tags and values are not the same shape: %s != %s"
+                                   % (list(tags.shape), list(values.shape)))
+    summary = summary_pb2.Summary()
+    for tag, value in zip(tags.ravel(), values.ravel()):
+        summary.value.add(tag=_as_str(tag), simple_value=float(value))
+    return _bytes(summary)
+
+
+register_op("ScalarSummary", inputs=["tags: string", "values: T"], outputs=_string_scalar, kernel=_scalar_kernel,
+            grad=NOT_DIFFERENTIABLE, doc="A Summary with one simple_value per tag.")
+
+
+# ------------------------------------------------------------------------------------ HistogramSummary
+def _default_limits():
+    """TF's default bucket limits: +-1e-12 * 1.1**k up to 1e20, DBL_MAX at both ends, and 0."""
+    pos, v = [], 1.0e-12
+    while v < 1.0e20:
+        pos.append(v)
+        v *= 1.1
+    pos.append(np.finfo(np.float64).max)
+    return np.array([-p for p in reversed(pos)] + [0.0] + pos)
+
+
+_LIMITS = _default_limits()
+
+
+def histogram_proto(values):
+    """HistogramProto of ``values`` as TF encodes it: runs of empty buckets collapse into one entry."""
+    values = np.asarray(values, dtype=np.float64).ravel()
+    counts = np.bincount(np.searchsorted(_LIMITS, values, side="right"), minlength=len(_LIMITS))[:len(_LIMITS)]
+    proto = summary_pb2.HistogramProto(
+        min=values.min() if values.size else _LIMITS[-1], max=values.max() if values.size else _LIMITS[0],
+        num=float(values.size), sum=float(values.sum()), sum_squares=float(np.dot(values, values)))
+    i, n = 0, len(counts)
+    while i < n:
+        end, count = _LIMITS[i], counts[i]
+        i += 1
+        if count <= 0:
+            while i < n and counts[i] <= 0:
+                end, count = _LIMITS[i], counts[i]
+                i += 1
+        proto.bucket_limit.append(end)
+        proto.bucket.append(float(count))
+    return proto
+
+
+def _histogram_kernel(ctx, tag, values):
+    values = np.asarray(values, dtype=np.float64)
+    if not np.all(np.isfinite(values)):
+        raise InvalidArgumentError(None, ctx.op, "Nan in summary histogram for: %s" % ctx.op.name)
+    summary = summary_pb2.Summary()
+    summary.value.add(tag=_as_str(tag), histo=histogram_proto(values))
+    return _bytes(summary)
+
+
+register_op("HistogramSummary", inputs=["tag: string", "values: T"], outputs=_string_scalar,
+            kernel=_histogram_kernel, grad=NOT_DIFFERENTIABLE, doc="A Summary with a histogram of values.")
+
+
+# ---------------------------------------------------------------------------------------- MergeSummary
+def _merge_kernel(ctx, *serialized):
+    merged, seen = summary_pb2.Summary(), set()
+    for blob in serialized:
+        for value in summary_pb2.Summary.FromString(np.asarray(blob, dtype=object).item()).value:
+            if value.tag in seen:
+                raise InvalidArgumentError(None, ctx.op, "Duplicate tag %s found in summary inputs " % value.tag)
+            seen.add(value.tag)
+            merged.value.add().CopyFrom(value)
+    return _bytes(merged)
+
+
+register_op("MergeSummary", inputs=["inputs: N*string"], outputs=_string_scalar, kernel=_merge_kernel,
+            grad=NOT_DIFFERENTIABLE, doc="Concatenates Summary protos (tags must be unique).")
+
+
+# ------------------------------------------------------------------------------------------ public API
+_INVALID = re.compile(r"[^-/\w\.]")
+
+
+def _clean(name):
+    """TF's _clean_tag: characters a tag may not hold become '_' (and a leading '/' is dropped)."""
+    cleaned = _INVALID.sub("_", name)
+    return cleaned.lstrip("/")
+
+
+def _collect(op_out, collections):
+    graph = op_out.graph
+    for key in (collections if collections is not None else [GraphKeys.SUMMARIES]):
+        graph.add_to_collection(key, op_out)
+    return op_out
+
+
+def _summary(op_type, tag_arg, name, tensor, collections, family):
+    name = _clean(name)
+    scope_name = name if family is None else "%s/%s" % (_clean(family), name)
+    with graph_mod.name_scope(scope_name, values=[tensor]) as scope:
+        tag = scope.rstrip("/")
+        tags = convert_to_tensor(tag, dtype=dtypes.string, name=tag_arg)
+        out = build_op(op_type, [tags, tensor], name=scope).outputs[0]
+    return _collect(out, collections)
+
+
+def scalar(name, tensor, collections=None, family=None):
+    """``tf.summary.scalar``: a ScalarSummary op; its tag is the op's full name."""
+    return _summary("ScalarSummary", "tags", name, tensor, collections, family)
+
+
+def histogram(name, values, collections=None, family=None):
+    """``tf.summary.histogram``: a HistogramSummary op over all elements of values."""
+    return _summary("HistogramSummary", "tag", name, values, collections, family)
+
+
+def merge(inputs, collections=None, name=None):
+    """``tf.summary.merge``: one MergeSummary of the given summary tensors (op ``Merge/MergeSummary``)."""
+    with graph_mod.name_scope(name, "Merge", inputs):
+        out = build_op("MergeSummary", [list(inputs)], name=name).outputs[0]
+    if collections:
+        _collect(out, collections)
+    return out
+
+
+def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None):
+    """``tf.summary.merge_all``: merge every summary in the collection, or None when there is none."""
+    ops = graph_mod.get_default_graph().get_collection(key, scope)
+    return merge(ops, name=name) if ops else None
