@@ -156,9 +156,7 @@ def test_regularizer_collections_and_scope_initializer():
     (lambda: tf.zeros_initializer(), "v/Initializer/zeros"),
     (lambda: tf.ones_initializer(), "v/Initializer/ones"),
     (lambda: tf.random_normal_initializer(), "v/Initializer/random_normal"),
-    pytest.param(lambda: tf.random_uniform_initializer(), "v/Initializer/random_uniform",
-                 marks=pytest.mark.xfail(reason="random_ops.random_uniform skips min/max for 0.0/1 floats; TF "
-                                                "only skips them for the int literals 0 and 1")),
+    (lambda: tf.random_uniform_initializer(), "v/Initializer/random_uniform"),
     (lambda: tf.truncated_normal_initializer(), "v/Initializer/truncated_normal"),
     (lambda: tf.glorot_normal_initializer(), "v/Initializer/truncated_normal"),
     (lambda: tf.glorot_uniform_initializer(), "v/Initializer/random_uniform"),
