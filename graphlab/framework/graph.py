@@ -78,7 +78,7 @@ class Graph:
     # --- default graph ------------------------------------------------------------------------------
     def as_default(self):
         """Make this graph the default for the current thread inside the ``with`` block."""
-        return _default_graph_stack.get_controller(self)
+        return _default_graph_stack.controller(self)
 
     # --- naming -------------------------------------------------------------------------------------
     def unique_name(self, name, mark_as_used=True):
@@ -355,28 +355,32 @@ class Graph:
         return "<graphlab.Graph with %d ops at 0x%x>" % (len(self._ops), id(self))
 
 
-class _DefaultGraphStack(threading.local):
-    """Per-thread stack of graphs entered with ``as_default``; below it, one process-wide default graph."""
+class DefaultStack(threading.local):
+    """A per-thread stack of defaults entered with ``with x.as_default():`` (graphs here, sessions in
+    the runtime); the innermost entry is the current default."""
 
     def __init__(self):
         self.stack = []
 
-    def get_controller(self, graph):
+    def get(self):
+        return self.stack[-1] if self.stack else None
+
+    def controller(self, item):
         @contextlib.contextmanager
-        def controller():
-            self.stack.append(graph)
+        def scope():
+            self.stack.append(item)
             try:
-                yield graph
+                yield item
             finally:
                 # remove this entry even if inner blocks were exited out of order
                 for i in range(len(self.stack) - 1, -1, -1):
-                    if self.stack[i] is graph:
+                    if self.stack[i] is item:
                         del self.stack[i]
                         break
-        return controller()
+        return scope()
 
 
-_default_graph_stack = _DefaultGraphStack()
+_default_graph_stack = DefaultStack()   # below it, one process-wide default graph
 _global_default_graph = None
 _global_lock = threading.Lock()
 

@@ -220,30 +220,7 @@ def _as_result(value):
     return np.asarray(value)
 
 
-class _DefaultSessionStack(threading.local):
-    def __init__(self):
-        self.stack = []
-
-    def controller(self, session):
-        import contextlib
-
-        @contextlib.contextmanager
-        def scope():
-            self.stack.append(session)
-            try:
-                yield session
-            finally:
-                for i in range(len(self.stack) - 1, -1, -1):
-                    if self.stack[i] is session:
-                        del self.stack[i]
-                        break
-        return scope()
-
-    def get(self):
-        return self.stack[-1] if self.stack else None
-
-
-_default_session_stack = _DefaultSessionStack()
+_default_session_stack = graph_mod.DefaultStack()
 
 
 def get_default_session():
