@@ -116,3 +116,30 @@ def test_values_and_gradients_match_tensorflow(tmp_path):
         ref = np.load(tmp_path / ("tf_%d_%s.npy" % (strides[1] * 10 + strides[2], padding)))
         np.testing.assert_allclose(np.concatenate([[l], gx.ravel(), gf.ravel()]), ref, rtol=2e-4, atol=2e-4,
                                    err_msg=str((strides, padding)))
+
+
+def test_tensorflow_runs_our_exported_gradient_graph(tmp_path):
+    """The GraphDef carries TF's attrs (strides, padding, explicit_paddings, ...): TF imports and runs it."""
+    x = tf.placeholder(tf.float32, [None, 6, 6, 2], name="x")
+    w = tf.Variable(np.linspace(-1, 1, 72, dtype=np.float32).reshape(3, 3, 2, 4), name="w")
+    p = tf.nn.max_pool(tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME"), [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+    loss = tf.reduce_sum(tf.nn.avg_pool(p, [1, 2, 2, 1], [1, 1, 1, 1], "SAME") ** 2)
+    gx, gw = tf.gradients(loss, [x, w])
+    feed = np.random.RandomState(1).rand(2, 6, 6, 2).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        ours = sess.run([loss, gx, gw], {x: feed})
+    (tmp_path / "g.pb").write_bytes(tf.get_default_graph().as_graph_def().SerializeToString())
+    np.save(tmp_path / "x.npy", feed)
+    names = json.dumps([loss.name, gx.name, gw.name])
+    tfref.run_tf("""
+        d = sys.argv[1]
+        tf.import_graph_def(tf.GraphDef.FromString(open(d + "/g.pb", "rb").read()), name="")
+        with tf.Session() as sess:
+            sess.run("w/Assign")
+            out = sess.run(json.loads(sys.argv[2]), {"x:0": np.load(d + "/x.npy")})
+        for i, v in enumerate(out):
+            np.save(d + "/out%d.npy" % i, v)
+        """, tmp_path, names)
+    for i, v in enumerate(ours):
+        np.testing.assert_allclose(v, np.load(tmp_path / ("out%d.npy" % i)), rtol=1e-4, atol=1e-4)
