@@ -4,16 +4,16 @@ and ratios; not a test.
 
     python bench/bench_training.py [--steps N]
 """
-import json
 import os
-import subprocess
 import sys
 import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common  # noqa: E402
+
 STEPS = int(sys.argv[sys.argv.index("--steps") + 1]) if "--steps" in sys.argv else 200
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def data():
@@ -79,40 +79,16 @@ def numpy_step():
     return step
 
 
-def tf_python():
-    for exe in (os.environ.get("GRAPHLAB_TF_PYTHON"), os.path.join(REPO, ".tfvenv/bin/python"),
-                "/work/main/.tfvenv/bin/python", "/work/tfvenv/bin/python"):
-        if exe and os.path.exists(exe):
-            return exe
-    return None
-
-
 def main():
     if "--tf" in sys.argv:
-        import tensorflow.compat.v1 as tf
-        tf.disable_v2_behavior()
-        print(json.dumps({"tf_ms": timed(build(tf), STEPS)}))
+        _common.emit({"step": timed(build(_common.import_tf_v1()), STEPS) / 1e3})
         return
-    sys.path.insert(0, REPO)
     import graphlab as gl
-    gl_ms = timed(build(gl), STEPS)
-    np_ms = timed(numpy_step(), STEPS)
-    print("MLP 784-256-10, batch 128, Adam, softmax xent: %d steps" % STEPS)
-    print("  numpy by hand : %7.3f ms/step" % np_ms)
-    print("  graphlab      : %7.3f ms/step  (%.2fx numpy)" % (gl_ms, gl_ms / np_ms))
-    exe = tf_python()
-    if exe:
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
-        env.pop("PYTHONPATH", None)
-        out = subprocess.run([exe, os.path.abspath(__file__), "--tf", "--steps", str(STEPS)], capture_output=True,
-                             text=True, env=env)
-        try:
-            tf_ms = json.loads(out.stdout.strip().splitlines()[-1])["tf_ms"]
-            print("  tensorflow    : %7.3f ms/step  (graphlab %.2fx TF)" % (tf_ms, gl_ms / tf_ms))
-        except (ValueError, IndexError, KeyError):
-            print("  tensorflow    : failed to run (%s)" % out.stderr.strip().splitlines()[-1:])
-    else:
-        print("  tensorflow    : not installed (set GRAPHLAB_TF_PYTHON)")
+    ours = {"step": timed(build(gl), STEPS) / 1e3, "numpy": timed(numpy_step(), STEPS) / 1e3}
+    theirs = _common.run_tf_half(os.path.abspath(__file__), ["--steps", str(STEPS)])
+    _common.table("MLP 784-256-10, batch 128, Adam, softmax xent (%d steps; ratio < 1: graphlab faster)" % STEPS,
+                  [("step", "training step, graphlab vs TF")], ours, theirs)
+    print("  training step, graphlab / hand-written numpy: %.2fx (goal <= 1.25)" % (ours["step"] / ours["numpy"]))
 
 
 if __name__ == "__main__":
