@@ -193,8 +193,49 @@ def test_lesson_runs_in_jupyterlab(lab, browser_context, notebook, lesson):
         if "widget" in kinds:
             widget = nbp.live_widget(cell)
             assert widget.count() and widget.is_visible(), "%s: no visible widget" % where
-        for kind in sorted(kinds - {"error"}):
+        for kind in sorted(kinds - {"error", "widget"}):    # the live widget's shot comes after its check
             if kind not in shot:        # a report can follow a long traceback: show its own output box
                 target = cell.locator(".jp-OutputArea-child:has(.graphlab-report)").first if kind == "report" else cell
                 shot[kind] = nbp.screenshot(target, "lesson-%s-%s.png" % (lesson.stem, kind))
+    live = [i for i, kinds in sorted(expected.items()) if "widget" in kinds and _is_live(state["cells"][i]["source"])]
+    if live:
+        _check_live_widget_followed(nbp, lesson, relative, state, live[0])
     assert browser_context.blocked_requests == [], browser_context.blocked_requests[:5]
+
+
+def _is_live(source):
+    return any(line.strip().startswith("%graph") and "--live" in line for line in source.splitlines())
+
+
+# Typed into a new cell after Run All: the default graph's op count now, and how many of its ops were created
+# by executions up to In [{count}] (the live cell); ops record their execution as op.provenance.
+PROBE = ("import graphlab as _gl; _ops = _gl.get_default_graph().get_operations(); "
+         "print('graphlab-probe', len(_ops), sum(1 for _o in _ops if "
+         "(getattr(getattr(_o, 'provenance', None), 'execution_count', None) or 0) <= {count}))")
+
+
+def _check_live_widget_followed(nbp, lesson, relative, state, index):
+    """The lesson's %graph --live widget is visible after Run All and its caption counts the ops the graph
+    holds after the cells that followed it ran (so it redrew after them, not only when it was created)."""
+    where = "%s cell %d (%s...)" % (relative, index, state["cells"][index]["source"][:50])
+    cell = nbp.cell(index)
+    widget = nbp.live_widget(cell)
+    assert widget.count() and widget.is_visible(), "%s: no visible %%graph --live widget" % where
+    caption = _live_caption(widget)           # read before the probe cell, whose run would refresh it too
+    shown = _op_count(caption)
+    assert nbp.svg_images(widget), "%s: the live widget shows no SVG drawing (%r)" % (where, caption)
+    live_count = state["cells"][index]["count"]
+    probe = PROBE.format(count=live_count)
+    nbp.add_cell_and_run(probe)
+    after = nbp.state()
+    [out] = [o["text"] for c in after["cells"] if c["source"].strip() == probe for o in c["outputs"]
+             if o["type"] == "stream" and "graphlab-probe" in (o["text"] or "")] or [None]
+    assert out, "%s: the probe cell printed nothing: %s" % (where, problems(after))
+    total, at_widget = (int(n) for n in out.split()[1:3])
+    assert total > at_widget, (
+        "%s: no cell after the live widget adds ops (%d ops when it was shown, %d after Run All), so the "
+        "lesson does not show it refreshing" % (where, at_widget, total))
+    assert shown == total, (
+        "%s: the live widget did not refresh after the following cells: its caption says %r, the graph has %d "
+        "ops after Run All (%d when the widget was shown)" % (where, caption, total, at_widget))
+    nbp.screenshot(cell, "lesson-%s-live.png" % lesson.stem)
