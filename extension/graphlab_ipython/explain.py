@@ -45,12 +45,28 @@ def _same_cell(op, cell_id):
     return getattr(getattr(op, "provenance", None), "cell_id", None) == cell_id
 
 
+def _same_execution(op, watcher):
+    """Whether ``op`` was created by the execution that raised (a builder called twice in one cell, or the
+    same source run twice through run_cell without history, which does not advance In [N])."""
+    tag = getattr(op, "provenance", None)
+    current = getattr(watcher, "current_tag", None)
+    if tag is not None and tag is current:
+        return True
+    count = getattr(tag, "execution_count", None)
+    return count is not None and count == getattr(watcher, "current_count", None)
+
+
 def _already_exists(name, error, watcher, cell_id):
     graph = _graph(error)
     op = graph._get_operation_or_none(name)
     lines = []
     when = _created(op)
-    if op is not None and when:
+    same_run = op is not None and when and _same_execution(op, watcher)
+    if same_run:
+        lines.append("Variable %s was already created earlier in this same execution (%s): the code that builds "
+                     "it ran twice, and the second tf.get_variable call asked for the name again in the same "
+                     "default graph." % (name, when))
+    elif op is not None and when:
         if _same_cell(op, cell_id):
             lines.append("Variable %s was created by this same cell when it ran as %s; running the cell again "
                          "asks tf.get_variable to create it a second time in the same default graph." % (name, when))
@@ -60,6 +76,9 @@ def _already_exists(name, error, watcher, cell_id):
         lines.append("A variable named %s is already in the default graph." % name)
     fixes = ["put tf.reset_default_graph() at the top of the cell that builds the model (or use %%graph_cell)",
              "reuse it on purpose: tf.variable_scope(scope, reuse=tf.AUTO_REUSE)"]
+    if same_run:
+        fixes.insert(0, "run the code that builds %s once per graph (or give each copy its own "
+                        "tf.variable_scope)" % name)
     return report.Section("why: variable %s already exists" % name, lines, fixes)
 
 

@@ -13,6 +13,28 @@ def test_variable_already_exists_after_rerun(loaded):
     assert "tf.reset_default_graph()" in text and "AUTO_REUSE" in text
 
 
+def test_variable_already_exists_twice_in_one_execution(loaded):
+    """A builder called twice in one cell is not a re-run: the report must not tell the learner to stop
+    re-running the cell."""
+    cell = loaded.run("def build():\n    return tf.get_variable('w', shape=[2])\nbuild()\nbuild()")
+    assert not cell.result.success
+    [text] = cell.reports
+    assert text.startswith("graphlab: why: variable w already exists")
+    assert "already created earlier in this same execution (In [3])" in text
+    assert "the code that builds it ran twice" in text
+    assert "running the cell again" not in text and "when it ran as" not in text
+    assert "run the code that builds w once per graph" in text
+
+
+def test_variable_already_exists_run_cell_twice_in_one_execution(loaded):
+    # run_cell without history does not advance In [N]: both copies belong to the same execution.
+    cell = loaded.run("src = \"v = tf.get_variable('v', shape=[2])\"\n"
+                      "for _ in range(2):\n    get_ipython().run_cell(src)")
+    [text] = cell.reports
+    assert "Variable v was already created earlier in this same execution (In [" in text
+    assert "running the cell again" not in text
+
+
 def test_uninitialized_value_names_the_run_and_the_stale_initializer(loaded):
     loaded.run("a = tf.Variable(1.0, name='a')\ninit = tf.global_variables_initializer()\nsess = tf.Session()")
     loaded.run("b = tf.Variable(2.0, name='b')")
