@@ -52,8 +52,12 @@ def _same_execution(op, watcher):
     current = getattr(watcher, "current_tag", None)
     if tag is not None and tag is current:
         return True
+    # the same source run again without advancing In [N] (run_cell without history): same count and
+    # same cell; two different cells never count as one execution, even where a front end (nbval)
+    # does not advance In [N] between them
     count = getattr(tag, "execution_count", None)
-    return count is not None and count == getattr(watcher, "current_count", None)
+    return (count is not None and count == getattr(watcher, "current_count", None)
+            and current is not None and getattr(tag, "cell_id", None) == getattr(current, "cell_id", None))
 
 
 def _already_exists(name, error, watcher, cell_id):
