@@ -135,16 +135,25 @@ def _adam_kernel(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, eps
     value, (m_v, v_v) = _check(ctx, var, grad, m, v)
     dt = value.dtype.type
     alpha = dt(lr * np.sqrt(1 - beta2_power) / (1 - beta1_power))
-    m_v += (grad - m_v) * (1 - beta1)
-    v_v += (grad * grad - v_v) * (1 - beta2)
-    denom = np.sqrt(v_v)
-    denom += epsilon
+    # One scratch buffer per op, kept in the session: large temporaries cost more than the arithmetic.
+    scratch = ctx.state.get(("adam-scratch", ctx.op.name))
+    if scratch is None or scratch.shape != value.shape or scratch.dtype != value.dtype:
+        scratch = ctx.state[("adam-scratch", ctx.op.name)] = np.empty_like(value)
+    np.subtract(grad, m_v, out=scratch)
+    scratch *= dt(1 - beta1)
+    m_v += scratch                                   # m += (g - m)(1 - beta1)
+    np.multiply(grad, grad, out=scratch)
+    scratch -= v_v
+    scratch *= dt(1 - beta2)
+    v_v += scratch                                   # v += (g^2 - v)(1 - beta2)
+    np.sqrt(v_v, out=scratch)
+    scratch += dt(epsilon)                           # sqrt(v) + eps
     if ctx.attrs.get("use_nesterov"):
-        step = (grad * (1 - beta1) + beta1 * m_v) * alpha
+        np.divide((grad * dt(1 - beta1) + dt(beta1) * m_v), scratch, out=scratch)
     else:
-        step = m_v * alpha
-    step /= denom
-    var.value = value - step
+        np.divide(m_v, scratch, out=scratch)
+    scratch *= alpha
+    var.value = value - scratch   # a new array: values fetched earlier never change under the user
     return var
 
 
