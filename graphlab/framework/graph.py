@@ -186,9 +186,15 @@ class Graph:
         self._ops.append(op)
         self._by_name[op._name] = op
         for t in op._inputs:
-            t._consumers.append(op)
+            if t._consumers:
+                t._consumers.append(op)
+            else:
+                t._consumers = [op]
         for c in op._control_inputs:
-            c._control_outputs.append(op)
+            if c._control_outputs:
+                c._control_outputs.append(op)
+            else:
+                c._control_outputs = [op]
         if self._control_stack:
             for block in self._control_stack:
                 block.seen.add(op)

@@ -15,7 +15,7 @@ class Operation:
         self._inputs = inputs
         self._outputs = []
         self._control_inputs = control_inputs
-        self._control_outputs = []
+        self._control_outputs = ()   # a list once some op waits for this one
         self._attrs = attrs
         self._id = -1
         self.source_line = source_line
@@ -81,7 +81,10 @@ class Operation:
     def _add_control_input(self, op):
         if op not in self._control_inputs:
             self._control_inputs.append(op)
-            op._control_outputs.append(self)
+            if op._control_outputs:
+                op._control_outputs.append(self)
+            else:
+                op._control_outputs = [self]
 
     def run(self, feed_dict=None, session=None):
         """Run this op in ``session`` (default: the default session)."""

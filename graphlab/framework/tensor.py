@@ -22,7 +22,7 @@ class Tensor:
         self._value_index = value_index
         self._dtype = dtype
         self._shape = shape
-        self._consumers = []
+        self._consumers = ()   # becomes a list at the first consumer (most tensors have one or none)
 
     # --- identity ---------------------------------------------------------------------------------
     @property

@@ -871,7 +871,7 @@ def binary_overload(op_fn, op_name, reverse=False):
     other_name = "x" if reverse else "y"
 
     def method(x, y):
-        graph = x.graph
+        graph = x._op._graph
         scope, saved = graph._enter_scope_for_op(op_name, op_name)  # a `with name_scope`, minus its cost
         try:
             other = y if isinstance(y, tensor_mod.Tensor) else convert_to_tensor(

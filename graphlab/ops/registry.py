@@ -144,7 +144,9 @@ def _graph_for(inputs):
     graph = None
     first = None
     for x in inputs:
-        if isinstance(x, (list, tuple)):
+        if type(x) is Tensor:          # the common case, without attribute lookups through properties
+            g = x._op._graph
+        elif isinstance(x, (list, tuple)):
             g = _graph_for(x) if any(isinstance(e, (Tensor, Operation)) or hasattr(e, "_as_graph_element")
                                      for e in x) else None
         else:
