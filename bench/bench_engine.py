@@ -26,10 +26,13 @@ def construction(tf):
             for _ in range(CONSTRUCTION_OPS // 2):
                 x = x + 1
         return g
-    gc.collect()
-    start = time.perf_counter()
-    build()
-    return time.perf_counter() - start
+    best = float("inf")
+    for _ in range(3):   # best of three: one run is at the mercy of the garbage collector and the machine
+        gc.collect()
+        start = time.perf_counter()
+        build()
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def run_overhead(tf):

@@ -118,7 +118,7 @@ def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, contr
     Converts Python/numpy inputs to constants inside the op's own name scope (so ``tf.multiply(x, 2.0,
     name="y")`` makes ``y/y`` then ``y``), fills type attrs, infers outputs, and names it the TF1 way."""
     opdef = _REGISTRY.get(op_type) or get_opdef(op_type)
-    graph = _graph_for(inputs)
+    graph = _graph_for(inputs) if inputs else graph_mod.get_default_graph()
     op_name, saved_stack = graph._enter_scope_for_op(name, default_name or op_type)
     try:
         attrs = dict(attrs) if attrs else {}
@@ -390,7 +390,10 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
                             (count, arr.size))
         else:
             raise ValueError("Too few elements provided. Needed %d, but received %d" % (count, arr.size))
-    dt = dtypes.as_dtype(arr.dtype) if arr.dtype.kind != "O" else dtypes.string
+    if dtype is not None and not isinstance(value, np.ndarray):
+        dt = dtypes.as_dtype(dtype).base_dtype          # to_numpy made arr of exactly this type
+    else:
+        dt = dtypes.as_dtype(arr.dtype) if arr.dtype.kind != "O" else dtypes.string
     return build_op("Const", (), attrs={"value": arr, "dtype": dt}, name=name).outputs[0]
 
 
