@@ -129,6 +129,7 @@ SAMPLES = {
     "GatherV2": (lambda p: tf.gather(p, _i([2, 0, 2])), [_u(4, 2)]),
     "Identity": (tf.identity, [_u(3)]),
     "Print": (lambda x: tf.Print(x, [], first_n=0), [_u(3)]),
+    "TopKV2": (lambda x: tf.nn.top_k(x, 2).values, [np.array([[0.3, 0.9, 0.1, 0.5], [0.8, 0.2, 0.6, 0.4]])]),
     "L2Loss": (tf.nn.l2_loss, [_u(2, 3)]),
     "LeakyRelu": (lambda x: tf.nn.leaky_relu(x, 0.2), [_u(5) + 0.05]),
     "Log": (tf.log, [_pos(4)]),

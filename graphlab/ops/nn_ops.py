@@ -9,8 +9,8 @@ import numpy as np
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.ops import array_ops, random_ops
-from graphlab.ops.registry import (NOT_DIFFERENTIABLE, build_op, broadcast_outputs, convert_to_tensor,
-                                   register_op, same_as_input)
+from graphlab.ops.registry import (NOT_DIFFERENTIABLE, build_op, broadcast_outputs, const_value,
+                                   convert_to_tensor, register_op, same_as_input)
 
 
 def _math():
@@ -360,3 +360,91 @@ def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
 __all__ = ["relu", "relu6", "elu", "leaky_relu", "sigmoid", "tanh", "softmax", "log_softmax", "bias_add",
            "l2_loss", "dropout", "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
            "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits"]
+
+
+# ---------------------------------------------------------------------------------------------- TopKV2
+def _top_k_outputs(op):
+    values, k = op._inputs
+    kv = const_value(k)
+    shape = values._shape
+    if shape.ndims is None:
+        out = tensor_shape.UNKNOWN
+    else:
+        dims = shape.as_list()
+        if not dims:
+            raise ValueError("input must have at least 1 dimension")
+        if kv is not None and dims[-1] is not None and int(kv) > dims[-1]:
+            raise ValueError("input must have at least k columns. Had %d, needed %d" % (dims[-1], int(kv)))
+        out = tensor_shape.TensorShape(dims[:-1] + [None if kv is None else int(kv)])
+    return [(values._dtype.base_dtype, out), (dtypes.int32, out)]
+
+
+def _top_k_kernel(ctx, values, k):
+    k = int(k)
+    # a stable sort of the negated values keeps the lower index first among ties, as TF does
+    order = np.argsort(-values, axis=-1, kind="stable")[..., :k].astype(np.int32)
+    return np.take_along_axis(values, order, axis=-1), order
+
+
+def _top_k_grad(op, grad_values, grad_indices):
+    """Send each top value's gradient back to the position it came from (a one-hot scatter)."""
+    from graphlab.ops import math_ops
+    if grad_values is None:
+        return [None, None]
+    depth = op.inputs[0].shape.as_list()[-1] if op.inputs[0].shape.ndims else None
+    if depth is None:
+        depth = array_ops.shape(op.inputs[0])[-1]
+    spread = array_ops.one_hot(op.outputs[1], depth, dtype=grad_values.dtype)
+    return [math_ops.reduce_sum(array_ops.expand_dims(grad_values, -1) * spread, axis=-2), None]
+
+
+register_op(
+    "TopKV2",
+    inputs=["input: T", "k: int32"],
+    outputs=_top_k_outputs,
+    kernel=_top_k_kernel,
+    grad=_top_k_grad,
+    doc="The k largest entries of the last axis, in descending order, and their indices.")
+
+
+def top_k(input, k=1, sorted=True, name=None):  # noqa: A002  (TF's argument names)
+    """``tf.nn.top_k``: (values, indices) of the ``k`` largest entries along the last axis."""
+    op = build_op("TopKV2", [input, k], attrs={"sorted": sorted}, name=name)
+    return _TopK(op.outputs[0], op.outputs[1])
+
+
+class _TopK(tuple):
+    """The (values, indices) pair, also readable by name as in TF."""
+
+    def __new__(cls, values, indices):
+        return tuple.__new__(cls, (values, indices))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+
+# -------------------------------------------------------------------------------------------- InTopKV2
+def _in_top_k_kernel(ctx, predictions, targets, k):
+    rows = np.arange(predictions.shape[0])
+    target_values = predictions[rows, targets]
+    # in the top k when fewer than k predictions are strictly larger (ties count in favour), as TF
+    larger = (predictions > target_values[:, None]).sum(axis=1)
+    return (larger < int(k)) & np.isfinite(target_values)
+
+
+register_op(
+    "InTopKV2",
+    inputs=["predictions: float32", "targets: T", "k: T"],
+    outputs=lambda op: [(dtypes.bool, tensor_shape.TensorShape(op._inputs[0]._shape[:1]))
+                        if op._inputs[0]._shape.ndims is not None else (dtypes.bool, tensor_shape.UNKNOWN)],
+    kernel=_in_top_k_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="Whether each row's target class is among that row's k largest predictions.")
+
+
+def in_top_k(predictions, targets, k, name=None):
+    """``tf.nn.in_top_k``: a bool per row, true when the target's score is among the top ``k``."""
+    graph = graph_mod.graph_of([predictions, targets])
+    with graph.as_default(), graph.name_scope(name or "in_top_k"):
+        targets = convert_to_tensor(targets)
+        return build_op("InTopKV2", [predictions, targets, k]).outputs[0]
