@@ -59,6 +59,7 @@ from graphlab import graph_util, saved_model, train  # noqa: E402  (tf.train, tf
 from graphlab import layers  # noqa: E402  (tf.layers)
 from graphlab import contrib, summary  # noqa: E402  (tf.summary, tf.contrib.framework)
 from graphlab import logging_compat as logging  # noqa: E402  (tf.logging)
+from graphlab import app, gfile  # noqa: E402  (tf.app.run / tf.app.flags, tf.gfile)
 from graphlab.formats.graph_io import import_graph_def  # noqa: E402
 
 
