@@ -12,8 +12,9 @@ SANITIZE  := $(wildcard notebooks/nbval_sanitize.cfg)
 setup:
 	@PYTHON=$(PYTHON) bash scripts/setup.sh
 
+# JupyterLab refuses to start as root unless told that is intended (containers, CI machines).
 lab: setup
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # One pytest run over tests/ and, when there are lessons, the notebooks through nbval,
 # so there is a single summary line. pytest's own exit code is the result (5 = no tests).
