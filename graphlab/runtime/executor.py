@@ -79,6 +79,7 @@ class Plan:
             ctrl = [c for c in op._control_inputs]
             steps.append((kernel, KernelContext(op, session), ins, len(outs), outs, ctrl))
         self.steps = steps
+        self.fetch_tensors = list(fetch_tensors)
         self.fetch_slots = []
         for t in fetch_tensors:
             if t not in slots:  # a fetch of a tensor nothing else in the plan touches: its op ran anyway
@@ -93,6 +94,7 @@ class Plan:
             values[slot] = value
         if self.has_control_flow or trace is not None:
             return self._run_careful(values, trace)
+        # the hot loop: kept apart from _run_steps_careful (cond's dead values, tracing) so it stays lean
         for kernel, ctx, ins, n_out, outs, _ in self.steps:
             try:
                 result = kernel(ctx, *[values[i] for i in ins])
@@ -110,12 +112,12 @@ class Plan:
     def _run_careful(self, values, trace):
         values = self._run_steps_careful(values, trace)
         if self.has_control_flow:
-            for i, slot in enumerate(self.fetch_slots):
+            for i, (tensor, slot) in enumerate(zip(self.fetch_tensors, self.fetch_slots)):
                 if values[slot] is DEAD:
                     raise errors.InvalidArgumentError(
-                        None, None, "Retval[%d] does not have value: the fetched tensor is computed only on "
-                        "the branch of a tf.cond that this run did not take. Fetch the cond's result (its "
-                        "Merge output) instead." % i)
+                        None, tensor.op, "Retval[%d] does not have value: %s is computed only on the branch "
+                        "of a tf.cond that this run did not take. Fetch the cond's result (its Merge output) "
+                        "instead." % (i, tensor.name))
         return values
 
     def _run_steps_careful(self, values, trace):

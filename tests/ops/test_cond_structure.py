@@ -1,5 +1,7 @@
 """tf.cond builds what TF1 builds: Switches named in their consumer's scope, pivots only for ops with
 nothing else gating them, control dependencies kept. Expected lists were read off TF 2.21 (compat.v1)."""
+import pytest
+
 import graphlab as tf
 
 
@@ -66,3 +68,17 @@ def test_only_the_taken_branch_runs():
         assert sess.run(r, {p: True}) == 1
         assert sess.run(r, {p: False}) == 100
         assert sess.run(counter) == 101
+
+
+def test_fetching_a_tensor_from_the_branch_not_taken_names_it():
+    p = tf.placeholder(tf.bool, [], name="p")
+    x = tf.constant(1.0, name="x")
+    inside = []
+
+    def true_fn():
+        inside.append(x + 1)
+        return inside[0]
+
+    tf.cond(p, true_fn, lambda: x)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Retval\[0\] does not have value: cond/add:0"):
+        tf.Session().run(inside[0], {p: False})
