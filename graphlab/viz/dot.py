@@ -5,6 +5,9 @@ from graphlab.viz.roles import BIG_CONSTANT, STYLES
 from graphlab.viz.view import MIB
 
 FADED = {"fillcolor": "#f9fafb", "color": "#d1d5db", "fontcolor": "#9ca3af"}
+# executed control-flow ops (Switch, Merge, NoOp...) must not keep the pale control grey: it reads as "faded"
+ACTIVE_CONTROL = {"color": "#374151", "fillcolor": "#ffffff", "fontcolor": "#111827"}
+UNFED = {"color": "#dc2626", "penwidth": "2.5", "fontcolor": "#991b1b"}
 FED_EDGE = {"color": "#2563eb", "fontcolor": "#2563eb", "style": "bold", "arrowhead": "tee"}
 CTRL_EDGE = {"style": "dashed", "color": "#9ca3af", "arrowhead": "odot"}
 
@@ -12,6 +15,10 @@ CTRL_EDGE = {"style": "dashed", "color": "#9ca3af", "arrowhead": "odot"}
 def quote(text):
     """A DOT double-quoted string: backslashes and quotes escaped, newlines kept as line breaks."""
     return '"%s"' % str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def ops_text(n):
+    return "%d op%s" % (n, "" if n == 1 else "s")
 
 
 def human_bytes(n):
@@ -56,9 +63,9 @@ def node_attrs(unit, overlay, show_shapes):
         tooltip = "%s (%s)" % (first.name, first.type)
     elif unit.kind == "scope":
         leaf = unit.name.rpartition("/")[2]
-        lines = [leaf, "%d ops" % n]
+        lines = [leaf, ops_text(n)]
         a.update({"shape": "folder", "style": "filled"})
-        tooltip = "scope %s: %d ops, collapsed (%s)" % (unit.name, n, unit.reason)
+        tooltip = "scope %s: %s, collapsed (%s)" % (unit.name, ops_text(n), unit.reason)
         big = sum(m.const[2] for m in unit.members if m.const is not None and m.const[2] >= MIB)
         if big:
             lines.append("LARGE consts " + human_bytes(big))
@@ -66,7 +73,9 @@ def node_attrs(unit, overlay, show_shapes):
     elif unit.kind == "series":
         label = "%s ×%d" % (unit.name, unit.count)
         if unit.op_type is None:
-            lines = [label, "scopes, %d ops" % n]
+            lines = [label, "scopes, %s" % ops_text(n)]
+            if unit.like:
+                lines.append("each like %s" % unit.like.rpartition("/")[2])
             a.update({"shape": "folder", "style": "filled"})
         else:
             lines = [label] if unit.name == unit.op_type else [label, unit.op_type]
@@ -74,7 +83,7 @@ def node_attrs(unit, overlay, show_shapes):
         tooltip = "series %s: %d members" % (unit.name, unit.count)
     elif unit.kind == "bucket":
         if unit.op_type is None:
-            lines = [unit.name, "%d scopes, %d ops" % (unit.count, n)]
+            lines = [unit.name, "%d scopes, %s" % (unit.count, ops_text(n))]
             a.update({"shape": "folder", "style": "filled,dashed"})
         else:
             lines = ["%s ×%d" % (unit.name, n), "(grouped by type)"]
@@ -92,6 +101,8 @@ def node_attrs(unit, overlay, show_shapes):
             a.update(FADED)
             a.pop("penwidth", None)
         else:
+            if unit.role == "control":
+                a.update(ACTIVE_CONTROL)
             a["penwidth"] = a.get("penwidth", "2")
             if n > 1:
                 lines.append("%d/%d run" % (ran, n))
@@ -105,6 +116,10 @@ def node_attrs(unit, overlay, show_shapes):
         if any(t.name in overlay.fed for m in unit.members for t in m.outputs):
             lines.append("fed")
             a["color"] = FED_EDGE["color"]
+        if overlay.unfed and any(m.name in overlay.unfed for m in unit.members):
+            lines.append("NOT FED")
+            a.update(UNFED)
+            a["style"] = a.get("style", "filled") + ",dashed"
     a["label"] = "\n".join(lines)
     a["tooltip"] = tooltip
     return a
@@ -130,7 +145,7 @@ def edge_attrs(src, dst, kind, items, overlay, show_shapes):
                 a["label"] = "%d tensors" % len(tensors)
         if overlay is not None:
             fed = [t for t in tensors if t.name in overlay.fed]
-            if fed:
+            if fed and _feeds_active(fed, dst, overlay):
                 a.update(FED_EDGE)
                 a["label"] = "cut: fed " + ", ".join(t.name for t in fed[:2]) + (
                     " " + a["label"] if "label" in a else "")
@@ -144,6 +159,13 @@ def edge_attrs(src, dst, kind, items, overlay, show_shapes):
         else:
             a["penwidth"] = "1.6"
     return a
+
+
+def _feeds_active(fed, dst, overlay):
+    """Whether an op that runs consumes one of these fed tensors: only those edges are drawn as cuts, a fed
+    tensor's edges into ops outside the run stay faded like the rest."""
+    names = set(t.name for t in fed)
+    return any(m.name in overlay.active and any(t.name in names for t in m._inputs) for m in dst.members)
 
 
 def to_dot(layout, overlay, caption, show_shapes=True, rankdir="TB"):

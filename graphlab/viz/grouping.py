@@ -8,13 +8,16 @@ import re
 from graphlab.viz.roles import bookkeeping_kind, role_of, scope_role
 
 SERIES_MIN = 5                      # TensorBoard groups a series of 5 or more same-type, numbered ops
+SMALL_SCOPE = 4                     # scopes this small stay open when the box budget allows it
 _SUFFIX = re.compile(r"^(.*?)_(\d+)$")
+_SCOPE_SUFFIX = re.compile(r"^(.*?)_?(\d+)$")   # scopes: `block7` as well as `add_7`
 
 
 class Unit:
     """One box in the drawing and the ops it stands for."""
 
-    __slots__ = ("id", "kind", "name", "members", "container", "role", "reason", "op_type", "count", "order")
+    __slots__ = ("id", "kind", "name", "members", "container", "role", "reason", "op_type", "count", "order",
+                 "like")
 
     def __init__(self, uid, kind, name, container, role, reason=None, op_type=None):
         self.id = uid              # stable DOT id, e.g. "op:a/b", "scope:gradients", "series:/Const:Const"
@@ -27,6 +30,7 @@ class Unit:
         self.op_type = op_type
         self.count = 0             # for series of scopes: how many scopes
         self.order = 0
+        self.like = None           # a series of repeated scopes: the open scope they all look like
 
 
 class Layout:
@@ -132,8 +136,11 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
     for chain in chains:
         if len(chain) > max_rel:
             max_rel = len(chain)
+    signature = _Signatures(members, chains)
+    repeated_first = _repeated_scopes(chains, signature) if group_series else {}
+    repeated = frozenset(repeated_first)
 
-    def assign(cap):
+    def assign(cap, keep_open=frozenset()):
         keys = []
         for chain in chains:
             key = None
@@ -144,9 +151,11 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
                     key = (path, "requested")
                 elif bookkeeping and kind:
                     key = (path, "bookkeeping")
+                elif path in repeated:
+                    key = (path, "repeated")
                 elif depth is not None and rel >= depth:
                     key = (path, "depth")
-                elif cap is not None and rel >= cap:
+                elif cap is not None and rel >= cap and path not in keep_open:
                     key = (path, "auto")
                 else:
                     continue
@@ -167,13 +176,20 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
                 seen_scopes.add(key[0])
                 leaf_path, kind, t = key[0], "scope", None
             container, _, leaf = leaf_path.rpartition("/")
-            m = _SUFFIX.match(leaf)
+            if kind == "scope":
+                # scopes of a series also share their contents (the multiset of their op types)
+                m = _SCOPE_SUFFIX.match(leaf)
+                t = signature(leaf_path)
+            else:
+                m = _SUFFIX.match(leaf)
             stem = m.group(1) if m else leaf
             candidates.setdefault((container, kind, t, stem), []).append(leaf_path)
         series = {}
         for skey, paths in candidates.items():
-            if len(paths) >= SERIES_MIN and len(set(paths)) >= SERIES_MIN:
-                numbered = sum(1 for p in paths if _SUFFIX.match(p.rpartition("/")[2]))
+            if len(paths) >= SERIES_MIN - (skey[1] == "scope" and paths[0] in repeated) and \
+                    len(set(paths)) == len(paths):
+                numbered = sum(1 for p in paths if (_SCOPE_SUFFIX if skey[1] == "scope" else _SUFFIX).match(
+                    p.rpartition("/")[2]))
                 if numbered >= SERIES_MIN - 1:
                     for p in paths:
                         series[(skey[1], p)] = skey
@@ -204,9 +220,12 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
         layout.auto_level, keys, series = chosen
         if max_rel == 0 and layout.auto_level == 0:
             layout.auto_level = None
+        keys, series = _reopen_small(keys, series, members, assign, series_of, count, max_nodes,
+                                     layout.auto_level, group_series)
 
     units = {}
     scope_sets = {}
+    series_uids = {}
     for n, key in zip(members, keys):
         if key is None:
             skey = series.get(("op", n.name))
@@ -235,10 +254,16 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
                                              scope_role(kind), reason)
             else:
                 container, _, _, stem = skey
-                uid = "series:%s/%s:scope" % (container, stem)
+                uid = series_uids.get(skey)
+                if uid is None:     # two series with one stem but other contents get distinct ids
+                    uid = base = "series:%s/%s:scope" % (container, stem)
+                    while uid in units:
+                        uid = "%s#%d" % (base, len(series_uids) + 1)
+                    series_uids[skey] = uid
                 unit = units.get(uid)
                 if unit is None:
                     unit = units[uid] = Unit(uid, "series", stem, container, "compute", reason)
+                    unit.like = repeated_first.get(path)
                 scope_sets.setdefault(uid, set()).add(path)
                 unit.count = len(scope_sets[uid])
         unit.members.append(n)
@@ -255,6 +280,86 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
         _externals(layout, visible, members)
     _edges(layout, view)
     return layout
+
+
+class _Signatures:
+    """What a scope holds, as the multiset of its op types: scopes built by one function in a loop share it.
+    Counted once for every scope (one pass over the ops), turned into a hashable tuple on demand."""
+
+    def __init__(self, members, chains):
+        self.counts = {}
+        for n, chain in zip(members, chains):
+            for path, _, _ in chain:
+                c = self.counts.get(path)
+                if c is None:
+                    c = self.counts[path] = {}
+                c[n.type] = c.get(n.type, 0) + 1
+        self.cache = {}
+
+    def __call__(self, path):
+        sig = self.cache.get(path)
+        if sig is None:
+            sig = self.cache[path] = tuple(sorted(self.counts.get(path, {}).items()))
+        return sig
+
+    def size(self, path):
+        return sum(self.counts.get(path, {}).values())
+
+
+def _repeated_scopes(chains, signature):
+    """Sibling scopes that repeat one structure (``block0 … block49``, ``add, add_1 … add_2499``: same stem,
+    same op types): 5 or more of them become one series box, even when there is room to draw them all, because
+    fifty copies side by side make a strip nobody can read. The first stays open as the example.
+    Returns {scope path: first scope of its series} for the scopes to group (the first is not included)."""
+    groups = {}
+    seen = set()
+    for chain in chains:
+        for path, kind, _ in chain:
+            if path in seen:
+                continue
+            seen.add(path)
+            if kind:            # bookkeeping scopes have their own rule
+                continue
+            container, _, leaf = path.rpartition("/")
+            m = _SCOPE_SUFFIX.match(leaf)
+            stem = m.group(1) if m else leaf
+            groups.setdefault((container, stem), []).append(path)
+    out = {}
+    for paths in groups.values():
+        if len(paths) < SERIES_MIN:
+            continue
+        by_sig = {}
+        for p in paths:
+            by_sig.setdefault(signature(p), []).append(p)
+        for same in by_sig.values():
+            numbered = sum(1 for p in same if _SCOPE_SUFFIX.match(p.rpartition("/")[2]))
+            if len(same) >= SERIES_MIN and numbered >= SERIES_MIN - 1:
+                for p in same[1:]:
+                    out[p] = same[0]
+    return out
+
+
+def _reopen_small(keys, series, members, assign, series_of, count, max_nodes, cap, group_series):
+    """After collapsing to fit ``max_nodes``: scopes of at most SMALL_SCOPE ops cost about as many boxes open as
+    closed, and a folder saying "4 ops" hides the very thing drawn; reopen them when the budget allows."""
+    if cap is None:
+        return keys, series
+    small = set()
+    for key in keys:
+        if key is not None and key[1] == "auto" and key[0] not in small:
+            small.add(key[0])
+    sizes = {}
+    for n, key in zip(members, keys):
+        if key is not None and key[0] in small:
+            sizes[key[0]] = sizes.get(key[0], 0) + 1
+    small = frozenset(p for p, k in sizes.items() if k <= SMALL_SCOPE)
+    if not small:
+        return keys, series
+    trial = assign(cap, small)
+    trial_series = series_of(trial) if group_series else {}
+    if count(trial, trial_series) <= max_nodes:
+        return trial, trial_series
+    return keys, series
 
 
 def _bucket(layout, units, max_nodes):

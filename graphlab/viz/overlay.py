@@ -15,6 +15,7 @@ class Overlay:
         self.times = {}
         self.cached = None
         self.source = ""            # "prune" or "last run"
+        self.unfed = []             # Placeholders the pruned run needs but nobody feeds: the run would fail
 
     def describe(self, total):
         text = "%s: %d of %d ops execute" % (
@@ -26,6 +27,17 @@ class Overlay:
         if self.times:
             text += "; traced %d ops, %d µs in kernels" % (len(self.times), sum(self.times.values()))
         return text
+
+    def unfed_text(self):
+        """The caption line that warns before the user runs it, or None."""
+        if not self.unfed:
+            return None
+        return ("unfed placeholder(s) on the path: %s — this run would fail with 'You must feed a value for "
+                "placeholder tensor'" % ", ".join(self.unfed))
+
+
+# a PlaceholderWithDefault needs no feed; these do
+NEEDS_FEED = frozenset(["Placeholder", "PlaceholderV2"])
 
 
 def _as_list(x):
@@ -71,6 +83,9 @@ def build(view, fetches=None, feeds=None, session=None, run_metadata=None):
             overlay.source = "last run"
             overlay.active = set(overlay.times)
     overlay.active &= set(view.by_name)
+    if overlay.source == "prune":
+        # a fed placeholder is cut off the path, so an active one is a placeholder nobody feeds
+        overlay.unfed = [n.name for n in view.nodes if n.name in overlay.active and n.type in NEEDS_FEED]
     return overlay
 
 

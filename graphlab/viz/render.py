@@ -41,7 +41,7 @@ def _info(view, layout, overlay, max_nodes):
     collapsed = [{"scope": u.name, "ops": len(u.members), "reason": u.reason}
                  for u in layout.units if u.kind == "scope"]
     series = [{"name": u.name, "type": u.op_type, "count": u.count, "ops": len(u.members),
-               "container": u.container} for u in layout.units if u.kind == "series"]
+               "container": u.container, "like": u.like} for u in layout.units if u.kind == "series"]
     buckets = [{"type": u.op_type, "ops": len(u.members), "container": u.container}
                for u in layout.units if u.kind == "bucket" and u.op_type is not None]
     ranges = [{"scopes": u.name, "count": u.count, "ops": len(u.members), "container": u.container}
@@ -53,7 +53,8 @@ def _info(view, layout, overlay, max_nodes):
     if overlay is not None:
         info["overlay"] = {"active": sorted(overlay.active), "fed": sorted(overlay.fed),
                            "fetched": sorted(overlay.fetched), "cached": overlay.cached,
-                           "times": dict(overlay.times), "source": overlay.source}
+                           "times": dict(overlay.times), "source": overlay.source,
+                           "unfed": list(overlay.unfed)}
     return info
 
 
@@ -67,6 +68,15 @@ def _listed(items):
     return ", ".join(shown) + (", and %d more" % more if more > 0 else "")
 
 
+def _level_words(level, focus):
+    """Which scopes auto-collapse closed, in words: level 0 is the top level (or the focus scope's children)."""
+    if level == 0:
+        return "every scope directly inside %s" % focus if focus else "every top-level scope"
+    inside = "inside %s " % focus if focus else ""
+    return "every scope %snested %d or more levels deep (the first %d level%s stay open)" % (
+        inside, level + 1, level, "" if level == 1 else "s")
+
+
 def _summary(info, layout, overlay, view):
     head = _ops(info["ops"])
     if info["ops"] != info["total_ops"]:
@@ -75,22 +85,25 @@ def _summary(info, layout, overlay, view):
         head += ", scope %s (%s)" % (layout.focus, _ops(layout.members))
     lines = ["%s drawn as %d box%s" % (head, info["boxes"], "" if info["boxes"] == 1 else "es")]
     if info["collapsed"]:
-        lines.append("collapsed: " + _listed(["%s (%d ops, %s)" % (c["scope"], c["ops"], c["reason"])
+        lines.append("collapsed: " + _listed(["%s (%s, %s)" % (c["scope"], _ops(c["ops"]), c["reason"])
                                               for c in info["collapsed"]]))
     if info["series"]:
-        lines.append("series: " + _listed(["%s ×%d" % ((s["container"] + "/" if s["container"] else "") + s["name"], s["count"])
-                                            for s in info["series"]]))
+        lines.append("series: " + _listed([
+            "%s ×%d" % ((s["container"] + "/" if s["container"] else "") + s["name"], s["count"]) +
+            (" (each like %s)" % s["like"] if s["like"] else "") for s in info["series"]]))
     if layout.auto_level is not None:
-        lines.append("auto-collapsed scopes below depth %d to stay near max_nodes=%d" % (
-            layout.auto_level, info["max_nodes"]))
+        lines.append("to stay under %d boxes, collapsed %s" % (
+            info["max_nodes"], _level_words(layout.auto_level, layout.focus)))
     if info["buckets"]:
-        lines.append("grouped by type to stay near max_nodes=%d: %s" % (
+        lines.append("to stay under %d boxes, grouped ops by type: %s" % (
             info["max_nodes"], _listed(["%s ×%d" % (b["type"], b["ops"]) for b in info["buckets"]])))
     if info["ranges"]:
-        lines.append("scopes merged into ranges to stay near max_nodes=%d: %s" % (
+        lines.append("to stay under %d boxes, merged neighbouring scopes: %s" % (
             info["max_nodes"], _listed(["%s (%d scopes)" % (r["scopes"], r["count"]) for r in info["ranges"]])))
     if info["hidden"]:
         lines.append("hidden: %d ops" % len(info["hidden"]))
     if overlay is not None:
         lines.append(overlay.describe(len(view.nodes)))
+        if overlay.unfed:
+            lines.append(overlay.unfed_text())
     return lines

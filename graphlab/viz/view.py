@@ -73,10 +73,13 @@ class GraphView:
 
 
 def shape_label(shape):
-    """``[2,3]``, ``[?,3]``, ``[]`` for a scalar, ``?`` for unknown rank."""
+    """``[2,3]``, ``[?,3]``, ``scalar`` (rank 0: ``[]`` reads as "nothing" to a newcomer), ``?`` for unknown
+    rank."""
     dims = getattr(shape, "_dims", shape)
     if dims is None:
         return "?"
+    if len(dims) == 0:
+        return "scalar"
     out = []
     for d in dims:
         v = getattr(d, "_value", d)

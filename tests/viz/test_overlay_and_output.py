@@ -90,7 +90,7 @@ def test_large_graphs_auto_collapse_to_max_nodes_and_say_so():
     r = viz.render(g, max_nodes=50, group_series=False)
     assert r.node_count <= 50
     assert {c["reason"] for c in r.collapsed} == {"auto"} and len(r.collapsed) == 30
-    assert any("auto-collapsed scopes below depth 0 to stay near max_nodes=50" in s for s in r.summary)
+    assert "to stay under 50 boxes, collapsed every top-level scope" in r.summary
     assert viz.render(g, max_nodes=None, group_series=False).node_count == 361
 
 
@@ -103,7 +103,7 @@ def test_flat_graphs_fall_back_to_grouping_by_type():
     assert r.node_count <= 40
     assert r.info["buckets"] == [{"type": "Const", "ops": 120, "container": ""}]
     assert "Const ×120" in node_line(r.dot, "bucket:/Const")
-    assert any("grouped by type" in s for s in r.summary)
+    assert "to stay under 40 boxes, grouped ops by type: Const ×120" in r.summary
 
 
 def test_many_distinct_scopes_merge_into_ranges():
@@ -114,7 +114,7 @@ def test_many_distinct_scopes_merge_into_ranges():
     assert sum(x["count"] for x in ranges) == 60 and sum(x["ops"] for x in ranges) == 120
     assert ranges[0]["scopes"] == "blocka0x … blockd0x"
     assert "4 scopes, 8 ops" in node_line(r.dot, "range:/blocka0x..blockd0x")
-    assert any(s.startswith("scopes merged into ranges to stay near max_nodes=20") for s in r.summary)
+    assert any(s.startswith("to stay under 20 boxes, merged neighbouring scopes: blocka0x … blockd0x") for s in r.summary)
     # the chain of scopes stays a chain of ranges
     pairs = [(s, d) for s, d, _ in edges(r.dot)]
     assert ("range:/blocka0x..blockd0x", "range:/blocke0x..blockh0x") in pairs
