@@ -9,13 +9,19 @@ _UNINIT = re.compile(r"Attempting to use uninitialized value (\S+)")
 _NOT_IN_CKPT = re.compile(r"Key (\S+) not found in checkpoint")
 _FEED = re.compile(r"You must feed a value for placeholder tensor '([^']+)'")
 _SUFFIX = re.compile(r"^(.*)_(\d+)$")
+_NOT_ELEMENT = re.compile(r"(?:Tensor )?(.+?) is not an element of this graph")
+_SAME_GRAPH = re.compile(r"(.+?) must be from the same graph as (.+?)\.(?:\s|$)")
 
 
 def explain(error, watcher, cell_id):
     """A report Section explaining ``error`` (the exception the cell raised), or None if not a classic."""
+    from IPython.core.error import UsageError
+    if isinstance(error, UsageError):    # a magic's own one-line message already says it
+        return None
     text = _message(error)
     for pattern, handler in ((_ALREADY, _already_exists), (_UNINIT, _uninitialized),
-                             (_NOT_IN_CKPT, _not_in_checkpoint), (_FEED, _must_feed)):
+                             (_NOT_IN_CKPT, _not_in_checkpoint), (_FEED, _must_feed),
+                             (_NOT_ELEMENT, _other_graph), (_SAME_GRAPH, _other_graph)):
         m = pattern.search(text)
         if m:
             return handler(m.group(1).rstrip(".,"), error, watcher, cell_id)
@@ -83,7 +89,22 @@ def _already_exists(name, error, watcher, cell_id):
     if same_run:
         fixes.insert(0, "run the code that builds %s once per graph (or give each copy its own "
                         "tf.variable_scope)" % name)
+    function = _builder_function(op)
+    if function is not None:
+        lines.append("It was built inside %s(), which ran again: every call of %s() adds the model to the graph "
+                     "once more." % (function, function))
+        fixes.insert(0, "build the model once (e.g. in __init__) and only run it in the method: keep the tensors "
+                        "%s() needs and call sess.run on them" % function)
     return report.Section("why: variable %s already exists" % name, lines, fixes)
+
+
+def _builder_function(op):
+    """The function whose body created ``op`` (None for module-level code of a cell or script)."""
+    source = getattr(op, "source_line", None) if op is not None else None
+    function = getattr(source, "function", None)
+    if not function or function.startswith("<"):
+        return None
+    return function
 
 
 def _uninitialized(name, error, watcher, cell_id):
@@ -103,10 +124,22 @@ def _uninitialized(name, error, watcher, cell_id):
         made = _created(last)
         lines.append("The initializer %s%s was built before %s existed: an initializer covers only the "
                      "variables that existed when it was built." % (last.name, " (%s)" % made if made else "", name))
-    m = _SUFFIX.match(name.split("/")[-1])
-    if m and var is not None:
-        lines.append("The _%s suffix means a variable of the same name already existed: a re-run cell made a "
-                     "second copy, which the earlier initializer run did not touch." % m.group(2))
+    renamed = _renamed(name)
+    if renamed and var is not None:
+        component, original_path = renamed
+        original = graph._get_operation_or_none(original_path)
+        copy_cell = getattr(getattr(var, "provenance", None), "cell_id", None)
+        first_cell = getattr(getattr(original, "provenance", None), "cell_id", None)
+        if original is not None and copy_cell is not None and copy_cell == first_cell:
+            lines.append("The %s suffix means %s already existed: a re-run of the cell that made it (%s, now "
+                         "%s) made a second copy, which the earlier initializer run did not touch." % (
+                             component, original_path, _created(original) or "?", when or "?"))
+        else:
+            lines.append("The %s suffix means %s already existed%s, so this new variable got a numbered name; the "
+                         "earlier initializer run did not touch it." % (
+                             component, original_path,
+                             " (created by %s, another cell)" % _created(original) if original is not None
+                             and _created(original) else ""))
     lines.append("Each session keeps its own values: the initializer must run in this session, after the "
                  "variables were created.")
     fixes = ["sess.run(tf.global_variables_initializer()) after building the model (build the initializer "
@@ -114,20 +147,82 @@ def _uninitialized(name, error, watcher, cell_id):
     return report.Section("why: %s is uninitialized" % name, lines, fixes)
 
 
+def _renamed(name):
+    """For ``weight_def_1/weights``: (``weight_def_1``, ``weight_def/weights``), the last numbered path
+    component and the name without its number; None when no component is numbered."""
+    parts = name.split("/")
+    for i in range(len(parts) - 1, -1, -1):
+        m = _SUFFIX.match(parts[i])
+        if m:
+            return parts[i], "/".join(parts[:i] + [m.group(1)] + parts[i + 1:])
+    return None
+
+
 def _not_in_checkpoint(name, error, watcher, cell_id):
-    from graphlab.framework.graph import get_default_graph
-    graph = get_default_graph()
-    renamed = []
-    for op in graph._ops:
-        if op._type in ("VariableV2", "VarHandleOp") and _SUFFIX.match(op._name.split("/")[-1]):
-            renamed.append("%s (%s)" % (op._name, _created(op) or "?"))
+    graph = _graph(error)
+    var = graph._get_operation_or_none(name)
     lines = ["The checkpoint has no value saved under %s: the Saver looks variables up by name." % name]
+    renamed = _renamed(name)
     if renamed:
-        lines.append("Variables that got a numbered name because the graph already held one of the same name "
-                     "(a re-run cell): %s." % ", ".join(renamed[:5]))
-    fixes = ["build the model once in a fresh graph (tf.reset_default_graph() first), then restore",
-             "map names explicitly: tf.train.Saver({'name_in_checkpoint': variable})"]
+        component, original = renamed
+        when = _created(var)
+        first = _created(graph._get_operation_or_none(original))
+        base = _SUFFIX.match(component).group(1)
+        lines.append("%s (%s) is a re-run copy: the graph already held %s%s when the model was built again, so "
+                     "%s got a numbered name; the checkpoint holds the original's name, %s." % (
+                         name, when or "a later run", base, " (made by %s)" % first if first else "",
+                         component, original))
+        fixes = ["build the model once in a fresh graph (tf.reset_default_graph() first, or %%graph_cell), "
+                 "then restore",
+                 "map names explicitly: tf.train.Saver({'%s': variable})" % original]
+    else:
+        lines.append("No component of the name is a re-run copy: the checkpoint was written by a different "
+                     "model (or another version of this one), and %s is simply not in it." % name)
+        fixes = ["restore only what the checkpoint has: tf.train.Saver(var_list=[...]).restore(sess, path), then "
+                 "initialize the rest",
+                 "see the names it holds: tf.train.list_variables(path)",
+                 "map names explicitly: tf.train.Saver({'name_in_checkpoint': variable})"]
     return report.Section("why: %s is not in the checkpoint" % name, lines, fixes)
+
+
+def _other_graph(name, error, watcher, cell_id):
+    """A Python variable still holds a tensor of a replaced graph (reset_default_graph) or of a
+    ``%%graph_cell`` graph, and it was used with the default graph."""
+    from graphlab.framework.graph import get_default_graph
+    current = get_default_graph()
+    kept = {id(g): n for n, g in getattr(watcher, "graphs", {}).items()}
+    stale, cell_graphs = [], []
+    ns = getattr(getattr(watcher, "shell", None), "user_ns", None) or {}
+    for var_name, value in list(ns.items()):
+        if var_name.startswith("_") or isinstance(value, type) or not hasattr(value, "_as_graph_element"):
+            continue
+        try:
+            element = value._as_graph_element()
+            graph = element.graph
+        except Exception:
+            continue
+        if graph is current or element.name.split(":")[0] not in name:
+            continue
+        (cell_graphs if id(graph) in kept else stale).append((var_name, element, kept.get(id(graph))))
+    lines = []
+    for var_name, element, kept_name in cell_graphs[:3]:
+        lines.append("%s holds %s from the graph of %%%%graph_cell %s, not from the default graph." % (
+            var_name, element.name, kept_name))
+    for var_name, element, _ in stale[:3]:
+        lines.append("%s holds %s from a graph that is no longer the default one: tf.reset_default_graph() "
+                     "(or %%graph_reset) replaced it after %s was built%s." % (
+                         var_name, element.name, var_name,
+                         " by %s" % _created(element.op if hasattr(element, "op") else element)
+                         if _created(element.op if hasattr(element, "op") else element) else ""))
+    if not lines:
+        lines.append("%s belongs to another graph than the one in use: a Python variable kept a tensor from "
+                     "before tf.reset_default_graph(), or from a %%%%graph_cell graph." % name)
+    lines.append("Ops, sessions and tensors of one run must all come from the same graph.")
+    fixes = ["re-run the cells that build those tensors after the reset (or build everything after "
+             "tf.reset_default_graph() in one cell)",
+             "for a %%graph_cell graph: tf.Session(graph=tensor.graph), and build new ops inside "
+             "`with tensor.graph.as_default():`"]
+    return report.Section("why: a tensor from another graph", lines, fixes)
 
 
 def _must_feed(name, error, watcher, cell_id):

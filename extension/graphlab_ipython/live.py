@@ -1,8 +1,34 @@
 """``%graph --live``: an ipywidgets view of a graph that redraws after every cell, with controls for scope,
 depth, collapsing, series grouping, fetches (the pruned view) and a history slider (the graph as it was after
-any earlier execution; graphs are append-only, so that is a prefix of its ops)."""
+any earlier execution; graphs are append-only, so that is a prefix of its ops).
+
+The drawing goes into the Output widget's ``outputs`` state (a comm message), never through ``display`` inside
+``with output:``: that routes by message id and, without a widget front end (nbclient, nbval), would land as
+SVG and clear codes in whichever cell happens to run. ``%graph --live off`` (or ``--stop``) closes the views."""
+import html
+
 from graphlab.framework import graph as graph_mod
 from graphlab_ipython import drawing
+
+
+def has_widget_frontend(shell):
+    """A kernel with comms (ipykernel) and ipywidgets: a plain or terminal InteractiveShell has no ``kernel``."""
+    if getattr(shell, "kernel", None) is None:
+        return False
+    try:
+        import ipywidgets  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+def stop_all(watcher):
+    """Close every live view of ``watcher``; returns how many were open."""
+    views = [listener.__self__ for listener in list(watcher.listeners)
+             if isinstance(getattr(listener, "__self__", None), LiveGraph)]
+    for view in views:
+        view.close()
+    return len(views)
 
 
 class LiveGraph:
@@ -30,6 +56,7 @@ class LiveGraph:
             control.observe(lambda change: self.redraw(), names="value")
         self.history.observe(lambda change: self.redraw(), names="value")
         self._follow = True
+        self.error = None
         watcher.listeners.append(self.refresh)
 
     @property
@@ -71,19 +98,28 @@ class LiveGraph:
         return runs[self.history.value - 1].end
 
     def redraw(self):
-        from IPython.display import display
         upto = self.upto()
         graph = self.graph
         runs = self.runs()
         at = "latest" if upto is None else "after In [%s]" % (
             runs[self.history.value - 1].execution_count if self.history.value else "start")
         self.caption.value = "<small>%d ops in the graph; showing %s</small>" % (len(graph._ops), at)
-        self.output.clear_output(wait=True)
-        with self.output:
-            try:
-                display(drawing.draw(graph, upto=upto, **self.options()))
-            except Exception as e:   # a drawing problem must not break the cell that triggered the refresh
-                print("graphlab: cannot draw (%s: %s)" % (type(e).__name__, e))
+        try:
+            data, metadata = self.format(drawing.draw(graph, upto=upto, **self.options()))
+        except Exception as e:   # a drawing problem must not break the cell that triggered the refresh
+            # shown in the widget's caption only (it stays there while the problem lasts, no repeated output)
+            self.error = "%s: %s" % (type(e).__name__, e)
+            self.caption.value += "<br><small>cannot draw (%s)</small>" % html.escape(self.error)
+            return
+        self.error = None
+        self.output.outputs = ({"output_type": "display_data", "data": data, "metadata": metadata},)
+
+    def format(self, obj):
+        formatter = getattr(self.watcher.shell, "display_formatter", None)
+        if formatter is None:
+            return {"text/plain": repr(obj)}, {}
+        data, metadata = formatter.format(obj)
+        return data, metadata
 
     def close(self):
         if self.refresh in self.watcher.listeners:

@@ -1,10 +1,16 @@
 """The extension's magics; each parses its arguments with IPython's magic_arguments, so ``--help`` works."""
+"""Wrong names and values given to a magic raise IPython's UsageError: one line, no traceback."""
+import sys
+
+from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from graphlab.framework import graph as graph_mod
-from graphlab_ipython import drawing
+from graphlab_ipython import drawing, names
 from graphlab_ipython.watcher import RULES
+
+_COLLAPSE_WORDS = ("none", "bookkeeping")
 
 
 def _parse(magic, line):
@@ -15,11 +21,33 @@ def _parse(magic, line):
     return parse_argstring(magic, line)
 
 
+def _count(option, minimum=0):
+    """An argparse type: an int >= minimum, or a one-line error naming the option."""
+    def convert(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise UsageError("%s needs a whole number, got %r" % (option, text)) from None
+        if value < minimum:
+            raise UsageError("%s must be >= %d, got %d" % (option, minimum, value))
+        return value
+    convert.__name__ = "int"
+    return convert
+
+
+def _size(text):
+    try:
+        return names.parse_size(text)
+    except ValueError as e:
+        raise UsageError("--large-const: %s" % e) from None
+
+
 def _view_arguments(fn):
     for arg in reversed([
             argument("--scope", default=None, help="only ops under this name scope"),
-            argument("--depth", type=int, default=None, help="scope levels to expand"),
-            argument("--collapse", default=None, help="what to collapse (e.g. bookkeeping, none)"),
+            argument("--depth", type=_count("--depth"), default=None, help="scope levels to expand"),
+            argument("--collapse", default=None, help="what to collapse: none, bookkeeping (gradients, save, initializers, optimizer scopes) "
+                     "or scope names, comma separated"),
             argument("--no-series", dest="group_series", action="store_false", default=None,
                      help="do not group repeated series (x_1, x_2, ...)")]):
         fn = arg(fn)
@@ -42,37 +70,89 @@ class GraphMagics(Magics):
         value = self.shell.user_ns.get(name)
         if isinstance(value, graph_mod.Graph):
             return value
-        raise ValueError("No graph named %r: use a %%%%graph_cell name or a Python variable holding a tf.Graph."
-                         % name)
+        known = list(self.watcher.graphs) + [k for k, v in self.shell.user_ns.items()
+                                             if isinstance(v, graph_mod.Graph) and not k.startswith("_")]
+        hits = names.close_matches(name, known)
+        raise UsageError("No graph named %r: give a %%%%graph_cell name or a Python variable holding a tf.Graph.%s"
+                         % (name, " Did you mean: %s?" % ", ".join(hits) if hits else
+                            " Known graphs: %s." % ", ".join(known) if known else ""))
+
+    def _check_view(self, graph, scope, collapse):
+        """Unknown --scope or --collapse values: a UsageError naming close matches and the valid words."""
+        scopes = None
+        if scope:
+            scopes = names.scopes_of(graph)
+            if scope.strip("/") not in scopes:
+                raise UsageError("No ops in scope %r.%s" % (scope, names.suggestion(scope.strip("/"), scopes,
+                                                                                  "scopes")))
+        if collapse:
+            scopes = scopes if scopes is not None else names.scopes_of(graph)
+            for word in [c.strip() for c in collapse.split(",") if c.strip()]:
+                if word.lower() in _COLLAPSE_WORDS or word.strip("/") in scopes:
+                    continue
+                hits = names.close_matches(word, list(_COLLAPSE_WORDS) + scopes)
+                raise UsageError("--collapse %r is neither a role nor a scope of this graph: use none, bookkeeping "
+                                 "(gradients, save, initializer and optimizer scopes) or a scope%s." % (
+                                     word, (": did you mean %s?" % ", ".join(hits)) if hits else
+                                     " (top-level scopes: %s)" % ", ".join(names.fold([c for c in scopes if "/" not in c])[:10])
+                                     if scopes else ""))
 
     @magic_arguments()
     @argument("name", nargs="?", default=None, help="a %%graph_cell name or a variable holding a Graph")
     @_view_arguments
-    @argument("--at", type=int, default=None, help="the graph as it was after execution In [AT]")
-    @argument("--live", action="store_true", help="a widget that refreshes after every cell")
+    @argument("--at", type=_count("--at"), default=None, help="the graph as it was after execution In [AT]")
+    @argument("--live", action="store_true", help="a widget that refreshes after every cell "
+              "(%%graph --live off stops it)")
+    @argument("--stop", action="store_true", help="stop every live view")
     @line_magic
     def graph(self, line):
         """Render the default graph (or a named one)."""
         args = _parse(self.graph, line)
         if args is None:
             return None
+        from graphlab_ipython import live
+        if args.stop or (args.live and args.name == "off"):
+            stopped = live.stop_all(self.watcher)
+            print("graphlab: stopped %d live view%s." % (stopped, "" if stopped == 1 else "s"))
+            return None
         graph = self._graph_named(args.name)
         options = dict(scope=args.scope, depth=args.depth, collapse=args.collapse, group_series=args.group_series)
+        self._check_view(graph, args.scope, args.collapse)
         if args.live:
-            from graphlab_ipython.live import LiveGraph
-            return LiveGraph(self.watcher, graph if args.name else None, options).show()
+            if not live.has_widget_frontend(self.shell):
+                print("graphlab: %graph --live needs a widget front end (JupyterLab or Jupyter Notebook with "
+                      "ipywidgets); this shell has none, so use %graph after a cell instead.")
+                return None
+            return live.LiveGraph(self.watcher, graph if args.name else None, options).show()
         upto = None
         if args.at is not None:
-            record = self.watcher.record_for(args.at)
-            if record is None:
-                print("In [%d] added no ops that graphlab recorded." % args.at)
-                return None
-            upto = record.end
+            upto = self._upto(graph, args.at)
         return drawing.draw(graph, upto=upto, **options)
+
+    def _upto(self, graph, count):
+        """How many ops ``graph`` had after execution In [count]; UsageError when that run's graph is gone."""
+        latest = self.watcher.current_count
+        if latest is not None and count > latest:
+            raise UsageError("In [%d] has not run yet (this is In [%d])." % (count, latest))
+        record = self.watcher.record_for(count)
+        if record is not None and record.graph is not graph:
+            raise UsageError("In [%d]'s graph was replaced (tf.reset_default_graph() or %%graph_reset ran since): "
+                             "%s; %%graph --at only shows earlier states of the graph shown now." % (
+                                 count, "that graph no longer exists" if record.graph is None else
+                                 "it is not the graph shown here"))
+        runs = [r for r in self.watcher.runs_of(graph) if r.execution_count <= count]
+        if not runs:
+            later = self.watcher.runs_of(graph)
+            if later:
+                raise UsageError("The graph shown was created after In [%d] (its first recorded run is In [%s])." % (
+                    count, later[0].execution_count))
+            raise UsageError("graphlab recorded no cell that added ops to this graph up to In [%d]." % count)
+        return runs[-1].end
 
     @magic_arguments()
     @argument("fetch", nargs="+", help="tensor or op names (or variables) to fetch")
-    @argument("--feed", nargs="*", default=[], help="tensors that are fed (pruning stops there)")
+    @argument("--feed", action="append", default=[], metavar="T",
+              help="a fed tensor (pruning stops there); repeat --feed or separate names with commas")
     @argument("--graph", dest="graph_name", default=None, help="a named graph instead of the default one")
     @_view_arguments
     @line_magic
@@ -82,16 +162,31 @@ class GraphMagics(Magics):
         if args is None:
             return None
         graph = self._graph_named(args.graph_name)
+        self._check_view(graph, args.scope, args.collapse)
         fetches = [self._element(graph, f) for f in args.fetch]
-        feeds = [self._element(graph, f) for f in args.feed]
+        feeds = [self._element(graph, f.strip()) for group in args.feed for f in group.split(",") if f.strip()]
         return drawing.draw(graph, fetches=fetches, feeds=feeds or None, scope=args.scope, depth=args.depth,
                             collapse=args.collapse, group_series=args.group_series)
 
     def _element(self, graph, text):
+        """A fetch/feed given as a Python variable or a tensor/op name; UsageError when it is not in ``graph``."""
         value = self.shell.user_ns.get(text)
-        if value is not None and hasattr(value, "graph"):
-            return value
-        return graph.as_graph_element(text)
+        if value is not None and hasattr(value, "_as_graph_element") and not isinstance(value, str):
+            element = value._as_graph_element()
+            if element.graph is not graph:
+                raise UsageError(
+                    "%s (the Python variable %s) is not an element of this graph: it was built in a graph that "
+                    "has been replaced since (tf.reset_default_graph()) or in another graph; re-run the cell "
+                    "that builds it, or pass --graph NAME." % (element.name, text))
+            return element
+        try:
+            return graph.as_graph_element(text)
+        except (KeyError, ValueError, TypeError):
+            pass
+        candidates = [op._name for op in graph._ops]
+        raise UsageError("No tensor or op named %r in %s (%d ops), and no Python variable of that name holds "
+                         "one.%s" % (text, "this graph", len(candidates),
+                                     names.suggestion(text.split(":")[0], candidates, "ops")))
 
     @magic_arguments()
     @argument("name", help="the graph is kept under this name (see %%graph NAME)")
@@ -101,16 +196,40 @@ class GraphMagics(Magics):
         args = _parse(self.graph_cell, line)
         if args is None:
             return None
+        __tracebackhide__ = True      # IPython's traceback then starts at the cell's own lines
+        previous = self.watcher.graphs.get(args.name)
         graph = graph_mod.Graph()
+        code = self._compile_cell(line, cell)
         self.watcher.graphs[args.name] = graph
-        with graph.as_default():
-            self.shell.ex(cell)
+        try:
+            with graph.as_default():
+                exec(code, self.shell.user_global_ns, self.shell.user_ns)
+        except BaseException:
+            if previous is None:
+                del self.watcher.graphs[args.name]
+            else:
+                self.watcher.graphs[args.name] = previous
+            print("graph_cell: the cell raised after adding %d ops; graph %r %s." % (
+                len(graph._ops), args.name, "was not kept" if previous is None else
+                "keeps its previous complete version (%d ops)" % len(previous._ops)))
+            raise
         print("%s: %d ops in graph %r" % ("graph_cell", len(graph.get_operations()), args.name))
+
+    def _compile_cell(self, line, cell):
+        """Compile the body under a file name registered with IPython's linecache, with the line numbers the
+        user sees (the magic line is line 1), so a traceback shows the cell's source lines."""
+        count = self.watcher.current_count
+        if count is None:
+            count = self.shell.execution_count
+        full = "%%%%graph_cell %s\n%s" % (line, cell)
+        filename = self.shell.compile.cache(full, count, raw_code=full)
+        return compile("\n" + cell, filename, "exec", self.shell.compile.flags, True)
 
     @magic_arguments()
     @argument("state", nargs="?", choices=["on", "off", "status"], default="status")
-    @argument("--op-growth", type=int, default=None, help="ops from one line in one run that count as growth")
-    @argument("--large-const", type=int, default=None, help="constant size in bytes that counts as large")
+    @argument("--op-growth", type=_count("--op-growth", 1), default=None, help="ops from one line in one run that count as growth")
+    @argument("--large-const", type=_size, default=None,
+              help="constant size that counts as large: bytes, or 500KB, 512KiB, 1MB, 1MiB")
     @argument("--enable", nargs="*", default=[], choices=list(RULES), help="rules to turn on")
     @argument("--disable", nargs="*", default=[], choices=list(RULES), help="rules to turn off")
     @line_magic
@@ -135,21 +254,33 @@ class GraphMagics(Magics):
         print(config.status())
 
     @magic_arguments()
-    @argument("n", nargs="?", type=int, default=None, help="execution number (default: the latest that added ops)")
+    @argument("n", nargs="?", type=_count("N"), default=None, help="execution number (default: the latest that added ops)")
     @line_magic
     def graph_diff(self, line):
         """List the ops execution In [N] added to its graph."""
         args = _parse(self.graph_diff, line)
         if args is None:
             return None
-        record = self.watcher.record_for(args.n) if args.n is not None else (
-            self.watcher.records[-1] if self.watcher.records else None)
+        current = graph_mod.get_default_graph()
+        if args.n is not None:
+            record = self.watcher.record_for(args.n)
+        else:
+            runs = self.watcher.runs_of(current)
+            record = runs[-1] if runs else None
         if record is None:
-            print("No ops recorded for %s." % ("In [%d]" % args.n if args.n is not None else "any execution"))
+            print("No ops recorded for %s." % ("In [%d]" % args.n if args.n is not None else
+                                                "the current default graph"))
             return
         ops = record.ops()
-        print("In [%s] added %d ops (%d..%d of its graph):" % (record.execution_count, len(ops),
-                                                                record.start + 1, record.end))
+        if record.graph is not current and not any(g is record.graph for g in self.watcher.graphs.values()):
+            print("In [%s]'s graph was replaced (tf.reset_default_graph() or %%graph_reset ran since); %s" % (
+                record.execution_count, "that graph no longer exists." if record.graph is None else
+                "the %d ops it added there are not in the current default graph:" % len(ops)))
+            if record.graph is None:
+                return
+        else:
+            print("In [%s] added %d ops (%d..%d of its graph):" % (record.execution_count, len(ops),
+                                                                    record.start + 1, record.end))
         for op in ops[:500]:
             inputs = ", ".join(t.name for t in op.inputs)
             print("  %s  %s(%s)" % (op.name, op.type, inputs))

@@ -26,6 +26,22 @@ _RESTORE_TYPES = frozenset(("RestoreV2", "Restore", "RestoreSlice"))
 _ASSIGN_TYPES = frozenset(("Assign", "AssignVariableOp"))
 
 
+def _initializer_ops(executed_ops):
+    """The executed ops that are some variable's ``initializer``: those of the graph's variables, and the
+    Assigns an executed init NoOp (tf.global_variables_initializer()) groups through its control inputs."""
+    graph = executed_ops[0].graph
+    found = set()
+    for key in ("variables", "local_variables"):
+        for var in graph.get_collection(key):
+            init = getattr(var, "initializer", None)
+            if init is not None:
+                found.add(init)
+    for op in executed_ops:
+        if op._type == "NoOp":
+            found.update(c for c in op._control_inputs if c._type in _ASSIGN_TYPES)
+    return found
+
+
 class CellTag:
     """The provenance recorded on each op: which execution (``In [n]``) of which cell created it. Mutable so
     ``post_run_cell`` can settle the execution number (IPython versions differ on when they increment it)."""
@@ -141,14 +157,19 @@ class GraphWatcher:
         if not self.config.enabled or not self.config.rules["restore_init"]:
             return
         restoring = any(op._type in _RESTORE_TYPES for op in executed_ops)
-        assigned = {op._inputs[0]._op._name for op in executed_ops
-                    if op._type in _ASSIGN_TYPES and op._inputs}
         if restoring:
+            assigned = {op._inputs[0]._op._name for op in executed_ops
+                        if op._type in _ASSIGN_TYPES and op._inputs}
             self._restored[session] = (self.current_tag, assigned)
             return
         earlier = self._restored.get(session)
-        if earlier is not None and assigned & earlier[1]:
-            self._session_events.append((earlier[0], sorted(assigned & earlier[1])))
+        if earlier is None or not executed_ops:
+            return
+        # only a variable's own initializer overwrites a restore by accident; tf.assign is deliberate
+        initializers = _initializer_ops(executed_ops)
+        initialized = {op._inputs[0]._op._name for op in executed_ops if op in initializers and op._inputs}
+        if initialized & earlier[1]:
+            self._session_events.append((earlier[0], sorted(initialized & earlier[1])))
 
     # --- the work -------------------------------------------------------------------------------------
     def _post_run_cell(self, result):
