@@ -42,6 +42,14 @@ def _size(text):
         raise UsageError("--large-const: %s" % e) from None
 
 
+def _drawn(draw, *args, **kwargs):
+    """The renderer's refusals (a feed without a fetch, a bad option value) as one-line UsageErrors."""
+    try:
+        return draw(*args, **kwargs)
+    except (ValueError, TypeError, KeyError) as e:
+        raise UsageError("cannot draw: %s" % e) from None
+
+
 def _view_arguments(fn):
     for arg in reversed([
             argument("--scope", default=None, help="only ops under this name scope"),
@@ -127,7 +135,7 @@ class GraphMagics(Magics):
         upto = None
         if args.at is not None:
             upto = self._upto(graph, args.at)
-        return drawing.draw(graph, upto=upto, **options)
+        return _drawn(drawing.draw, graph, upto=upto, **options)
 
     def _upto(self, graph, count):
         """How many ops ``graph`` had after execution In [count]; UsageError when that run's graph is gone."""
@@ -164,9 +172,20 @@ class GraphMagics(Magics):
         graph = self._graph_named(args.graph_name)
         self._check_view(graph, args.scope, args.collapse)
         fetches = [self._element(graph, f) for f in args.fetch]
-        feeds = [self._element(graph, f.strip()) for group in args.feed for f in group.split(",") if f.strip()]
-        return drawing.draw(graph, fetches=fetches, feeds=feeds or None, scope=args.scope, depth=args.depth,
+        feeds = [self._fed_tensor(self._element(graph, f.strip()), f.strip())
+                 for group in args.feed for f in group.split(",") if f.strip()]
+        return _drawn(drawing.draw, graph, fetches=fetches, feeds=feeds or None, scope=args.scope, depth=args.depth,
                             collapse=args.collapse, group_series=args.group_series)
+
+    @staticmethod
+    def _fed_tensor(element, text):
+        outputs = getattr(element, "outputs", None)
+        if outputs is None:
+            return element
+        if len(outputs) != 1:
+            raise UsageError("--feed %s: op %s has %d outputs; name the tensor (%s:0)." % (
+                text, element.name, len(outputs), element.name))
+        return outputs[0]
 
     def _element(self, graph, text):
         """A fetch/feed given as a Python variable or a tensor/op name; UsageError when it is not in ``graph``."""
