@@ -63,6 +63,18 @@ from graphlab import app, gfile  # noqa: E402  (tf.app.run / tf.app.flags, tf.gf
 from graphlab.formats.graph_io import import_graph_def  # noqa: E402
 
 
+from graphlab.compat import compat, disable_eager_execution, disable_v2_behavior, executing_eagerly  # noqa: E402
+from graphlab.config import ConfigProto, GPUOptions  # noqa: E402
+from graphlab.formats.protos.graph_def_pb2 import GraphDef  # noqa: E402
+from graphlab.formats.protos.meta_graph_pb2 import MetaGraphDef  # noqa: E402
+from graphlab.formats.protos.node_def_pb2 import NodeDef  # noqa: E402
+
+
+def device(device_name_or_function):
+    """``tf.device``: accepted for compatibility; every op runs on the CPU with numpy."""
+    return get_default_graph().device(device_name_or_function)
+
+
 def add_to_collection(name, value):
     get_default_graph().add_to_collection(name, value)
 

@@ -418,10 +418,7 @@ def reset_default_graph():
 def name_scope(name, default_name=None, values=None):
     """``tf.name_scope``: open ``name`` (or ``default_name`` if name is None) in the graph of ``values``."""
     graph = graph_of(values) if values else get_default_graph()
-    scope = name if name is not None else default_name
-    if scope is None:
-        raise ValueError("At least one of name (%s) and default_name (%s) must be provided." %
-                         (name, default_name))
+    scope = name if name is not None else default_name   # both None: back to the top level, as TF
 
     @contextlib.contextmanager
     def scoped():

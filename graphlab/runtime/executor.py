@@ -34,11 +34,14 @@ class KernelContext:
 
 
 def _with_deref(kernel, positions):
-    """Wrap a kernel so variable handles at ``positions`` are read (and checked initialised) first."""
+    """Wrap a kernel so variable handles at ``positions`` are read (and checked initialised) first.
+    A fed variable (a plain array) and a dead value from an untaken cond branch pass through as they are."""
     def run(ctx, *args):
         args = list(args)
         for p in positions:
-            args[p] = args[p].read(ctx)
+            read = getattr(args[p], "read", None)
+            if read is not None:
+                args[p] = read(ctx)
         return kernel(ctx, *args)
     return run
 

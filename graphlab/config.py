@@ -1,0 +1,21 @@
+"""``tf.ConfigProto`` / ``tf.GPUOptions`` for ``Session(config=...)``: accepted and kept, so TF1 scripts run
+unchanged, but graphlab runs every op with numpy on the CPU, so none of the settings change anything."""
+
+
+class GPUOptions:
+    def __init__(self, **options):
+        self.__dict__.update(options)
+        self.allow_growth = options.get("allow_growth", False)
+        self.per_process_gpu_memory_fraction = options.get("per_process_gpu_memory_fraction", 0.0)
+
+
+class ConfigProto:
+    def __init__(self, **options):
+        self.__dict__.update(options)
+        self.gpu_options = options.get("gpu_options") or GPUOptions()
+        self.allow_soft_placement = options.get("allow_soft_placement", False)
+        self.log_device_placement = options.get("log_device_placement", False)
+
+    def __repr__(self):
+        return "ConfigProto(%s)" % ", ".join("%s=%r" % kv for kv in sorted(self.__dict__.items())
+                                              if kv[0] != "gpu_options")
