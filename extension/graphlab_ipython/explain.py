@@ -24,7 +24,8 @@ def explain(error, watcher, cell_id):
                              (_NOT_ELEMENT, _other_graph), (_SAME_GRAPH, _other_graph)):
         m = pattern.search(text)
         if m:
-            return handler(m.group(1).rstrip(".,"), error, watcher, cell_id)
+            subject = m.group(0) if handler is _other_graph else m.group(1).rstrip(".,")
+            return handler(subject, error, watcher, cell_id)
     return None
 
 
@@ -176,7 +177,7 @@ def _not_in_checkpoint(name, error, watcher, cell_id):
                  "then restore",
                  "map names explicitly: tf.train.Saver({'%s': variable})" % original]
     else:
-        lines.append("No component of the name is a re-run copy: the checkpoint was written by a different "
+        lines.append("No component of the name carries a re-run number (_1, _2, ...): the checkpoint was written by a different "
                      "model (or another version of this one), and %s is simply not in it." % name)
         fixes = ["restore only what the checkpoint has: tf.train.Saver(var_list=[...]).restore(sess, path), then "
                  "initialize the rest",
@@ -185,8 +186,9 @@ def _not_in_checkpoint(name, error, watcher, cell_id):
     return report.Section("why: %s is not in the checkpoint" % name, lines, fixes)
 
 
-def _other_graph(name, error, watcher, cell_id):
-    """A Python variable still holds a tensor of a replaced graph (reset_default_graph) or of a
+def _other_graph(text, error, watcher, cell_id):
+    """``text`` is the error's sentence naming the tensor(s).
+    A Python variable still holds a tensor of a replaced graph (reset_default_graph) or of a
     ``%%graph_cell`` graph, and it was used with the default graph."""
     from graphlab.framework.graph import get_default_graph
     current = get_default_graph()
@@ -201,7 +203,7 @@ def _other_graph(name, error, watcher, cell_id):
             graph = element.graph
         except Exception:
             continue
-        if graph is current or element.name.split(":")[0] not in name:
+        if graph is current or not re.search(r"(?<![\w/])%s(?![\w/])" % re.escape(element.name), text):
             continue
         (cell_graphs if id(graph) in kept else stale).append((var_name, element, kept.get(id(graph))))
     lines = []
@@ -215,8 +217,8 @@ def _other_graph(name, error, watcher, cell_id):
                          " by %s" % _created(element.op if hasattr(element, "op") else element)
                          if _created(element.op if hasattr(element, "op") else element) else ""))
     if not lines:
-        lines.append("%s belongs to another graph than the one in use: a Python variable kept a tensor from "
-                     "before tf.reset_default_graph(), or from a %%%%graph_cell graph." % name)
+        lines.append("A tensor belongs to another graph than the one in use (%s): a Python variable kept a tensor "
+                     "from before tf.reset_default_graph(), or from a %%%%graph_cell graph." % text)
     lines.append("Ops, sessions and tensors of one run must all come from the same graph.")
     fixes = ["re-run the cells that build those tensors after the reset (or build everything after "
              "tf.reset_default_graph() in one cell)",
