@@ -143,6 +143,9 @@ class GraphMagics(Magics):
         if latest is not None and count > latest:
             raise UsageError("In [%d] has not run yet (this is In [%d])." % (count, latest))
         record = self.watcher.record_for(count)
+        if record is not None and record.graph is not graph and graph is not graph_mod.get_default_graph():
+            raise UsageError("%%graph --at follows the default graph's history; In [%d] did not build this "
+                             "named graph." % count)
         if record is not None and record.graph is not graph:
             raise UsageError("In [%d]'s graph was replaced (tf.reset_default_graph() or %%graph_reset ran since): "
                              "%s; %%graph --at only shows earlier states of the graph shown now." % (
