@@ -267,9 +267,15 @@ def _reshape_outputs(op):
 def _reshape_kernel(ctx, x, shape):
     try:
         return np.reshape(x, shape)
-    except ValueError:
+    except ValueError:   # only on failure: say it in TF's words
+        shape = [int(d) for d in np.asarray(shape).reshape(-1)]
+        known = int(np.prod([d for d in shape if d != -1]))
+        if -1 in shape:
+            msg = "requires a multiple of %d" % known
+        else:
+            msg = "has %d" % known
         raise InvalidArgumentError(None, ctx.op, "Input to reshape is a tensor with %d values, but the requested "
-                                   "shape has %d" % (x.size, int(np.prod(shape)))) from None
+                                   "shape %s" % (np.size(x), msg)) from None
 
 
 register_op(
@@ -472,11 +478,36 @@ def _concat_grad(op, grad):
     return list(split(grad, sizes, axis=axis)) + [None]
 
 
+def _concat_kernel(ctx, *args):
+    axis = int(args[-1])
+    try:
+        return np.concatenate(args[:-1], axis=axis)
+    except ValueError:   # only on failure: find the first input that disagrees with the running result
+        values = [np.asarray(v) for v in args[:-1]]
+        first = list(values[0].shape)
+        axis %= max(len(first), 1)
+        for i, v in enumerate(values[1:], 1):
+            dims = list(v.shape)
+            if len(dims) != len(first):
+                raise InvalidArgumentError(None, ctx.op, "ConcatOp : Ranks of all input tensors should match: "
+                                           "shape[0] = %s vs. shape[%d] = %s" % (_br(first), i, _br(dims))) from None
+            for d, (a, b) in enumerate(zip(first, dims)):
+                if d != axis and a != b:
+                    raise InvalidArgumentError(
+                        None, ctx.op, "ConcatOp : Dimension %d in both shapes must be equal: shape[0] = %s vs. "
+                        "shape[%d] = %s" % (d, _br(first), i, _br(dims))) from None
+        raise
+
+
+def _br(dims):
+    return "[%s]" % ",".join(str(int(d)) for d in dims)
+
+
 register_op(
     "ConcatV2",
     inputs=["values: N*T", "axis: Tidx=int32"],
     outputs=_concat_outputs,
-    kernel=lambda ctx, *args: np.concatenate(args[:-1], axis=int(args[-1])),
+    kernel=_concat_kernel,
     grad=_concat_grad,
     doc="Joins tensors along an existing axis.")
 
@@ -837,8 +868,10 @@ def _gather_kernel(ctx, params, indices, axis):
     axis = int(axis) % params.ndim
     size = params.shape[axis]
     if indices.size and (indices.min() < 0 or indices.max() >= size):
-        bad = indices[(indices < 0) | (indices >= size)].reshape(-1)[0]
-        raise InvalidArgumentError(None, ctx.op, "indices = %d is not in [0, %d)" % (bad, size))
+        where = np.argwhere((indices < 0) | (indices >= size))[0]
+        bad = indices[tuple(where)]
+        at = "[%s]" % ",".join(str(int(i)) for i in where) if indices.ndim else ""
+        raise InvalidArgumentError(None, ctx.op, "indices%s = %d is not in [0, %d)" % (at, bad, size))
     return np.take(params, indices, axis=axis)
 
 

@@ -13,18 +13,61 @@ from graphlab.ops import control_flow_ops
 from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, no_outputs, register_op
 
 
+def _element_text(arr):
+    """A function showing one element as TF's C++ streams do: floats with the fewest of %.6g/%.9g (float32)
+    or %.15g/%.17g (float64) digits that read back the same value, bools as 1/0, strings raw."""
+    kind = arr.dtype.kind
+    if kind == "f":
+        ftype = np.float64 if arr.dtype == np.float64 else np.float32
+        short, full = ("%.15g", "%.17g") if ftype is np.float64 else ("%.6g", "%.9g")
+
+        def text(v):
+            t = short % v
+            return t if ftype(t) == ftype(v) else full % v
+        return text
+    if kind == "b":
+        return lambda v: "1" if v else "0"
+    if kind in "OSU":
+        return lambda v: v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+    return str
+
+
 def _format(value, summarize):
-    """One value as TF's Print and Assert show it: numpy-like, at most ``summarize`` elements."""
+    """One value as TF's Print and Assert show it (TF's SummarizeArray): nested brackets, at most
+    ``summarize`` elements counted across the whole tensor (-1: all), "..." where some were left out.
+    A scalar shows as a one-element vector: ``[7]``."""
     arr = np.asarray(value)
-    if arr.dtype == object:
-        arr = np.vectorize(lambda b: b.decode("utf-8", "replace") if isinstance(b, bytes) else b,
-                           otypes=[object])(arr)
-    text = ("%g".__mod__ if arr.dtype.kind == "f" else str)   # C++ stream style, as TF: 1 not 1.0
-    if arr.ndim == 0:
-        return text(arr.item())
     flat = arr.reshape(-1)
-    shown = " ".join(text(v) for v in flat[:summarize])
-    return "[%s%s]" % (shown, "..." if flat.size > summarize else "")
+    shape = arr.shape or (1,)
+    limit = flat.size if summarize is None or summarize < 0 else min(summarize, flat.size)
+    text = _element_text(arr)
+    out = []
+    index = [0]
+
+    def one_dim(dim):
+        if index[0] >= limit:
+            return
+        if dim == len(shape) - 1:
+            for i in range(shape[dim]):
+                if index[0] >= limit:
+                    if dim != 0:
+                        out.append("...")
+                    return
+                if i:
+                    out.append(" ")
+                out.append(text(flat[index[0]]))
+                index[0] += 1
+            return
+        for _ in range(shape[dim]):
+            opened = index[0] < limit
+            if opened:
+                out.append("[")
+            one_dim(dim + 1)
+            if opened or index[0] < limit:
+                out.append("]")
+
+    one_dim(0)
+    return "[%s%s]" % ("".join(out), "..." if flat.size > limit else "")
 
 
 # ----------------------------------------------------------------------------------------------- Print
@@ -58,8 +101,7 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
 # ---------------------------------------------------------------------------------------------- Assert
 def _assert_kernel(ctx, condition, *data):
     if not np.all(condition):
-        shown = " ".join("[%s]" % _format(d, ctx.attrs["summarize"]).strip("[]")
-                         if np.ndim(d) else "[%s]" % _format(d, ctx.attrs["summarize"]) for d in data)
+        shown = " ".join(_format(d, ctx.attrs["summarize"]) for d in data)
         raise InvalidArgumentError(None, ctx.op, "assertion failed: %s" % shown)
 
 

@@ -47,6 +47,35 @@ def _typed(fn):
     return kernel
 
 
+def _bcast(fn, ufunc=False):
+    """Wrap a broadcasting kernel so numpy's "could not be broadcast" ValueError becomes TF's run-time
+    InvalidArgumentError "Incompatible shapes: [2,4] vs. [3]" (x's shape first). The check runs only on
+    failure: the fast path is one try block."""
+    def check(ctx, x, y):
+        xs, ys = np.shape(x), np.shape(y)
+        try:
+            np.broadcast_shapes(xs, ys)
+        except ValueError:
+            raise InvalidArgumentError(None, ctx.op, "Incompatible shapes: [%s] vs. [%s]" % (
+                ",".join(map(str, xs)), ",".join(map(str, ys)))) from None
+
+    if ufunc:   # a numpy ufunc called directly: no extra frame on the fast path
+        def kernel(ctx, x, y):
+            try:
+                return fn(x, y)
+            except ValueError:
+                check(ctx, x, y)
+                raise
+    else:
+        def kernel(ctx, x, y):
+            try:
+                return fn(ctx, x, y)
+            except ValueError:
+                check(ctx, x, y)
+                raise
+    return kernel
+
+
 def _is_int(x):
     return np.asarray(x).dtype.kind in "iu"
 
@@ -68,7 +97,7 @@ register_op(
     "AddV2",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=lambda ctx, x, y: np.add(x, y),
+    kernel=_bcast(np.add, ufunc=True),
     grad=_add_grad,
     doc="x + y, elementwise with broadcasting.")
 
@@ -83,7 +112,7 @@ register_op(
     "Sub",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=lambda ctx, x, y: np.subtract(x, y),
+    kernel=_bcast(np.subtract, ufunc=True),
     grad=lambda op, grad: [grad, negative(grad)],
     doc="x - y, elementwise with broadcasting.")
 
@@ -98,7 +127,7 @@ register_op(
     "Mul",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=lambda ctx, x, y: np.multiply(x, y),
+    kernel=_bcast(np.multiply, ufunc=True),
     grad=lambda op, grad: [multiply(grad, op.inputs[1]), multiply(op.inputs[0], grad)],
     doc="x * y, elementwise with broadcasting.")
 
@@ -126,7 +155,7 @@ register_op(
     "RealDiv",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=_realdiv_kernel,
+    kernel=_bcast(_realdiv_kernel),
     grad=_realdiv_grad,
     doc="x / y for real numbers (what Python's `/` builds), with broadcasting.")
 
@@ -178,7 +207,7 @@ register_op(
     "FloorDiv",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=_floordiv_kernel,
+    kernel=_bcast(_floordiv_kernel),
     grad=lambda op, grad: [None, None],  # piecewise constant: TF gives no gradient
     doc="x // y, rounding toward minus infinity (Python's `//`).")
 
@@ -206,7 +235,7 @@ register_op(
     "FloorMod",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=_floormod_kernel,
+    kernel=_bcast(_floormod_kernel),
     grad=_floormod_grad,
     doc="x % y with the sign of y (Python's `%`).")
 
@@ -241,7 +270,7 @@ register_op(
     "Pow",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=_pow_kernel,
+    kernel=_bcast(_pow_kernel),
     grad=_pow_grad,
     doc="x ** y, elementwise with broadcasting.")
 
@@ -266,7 +295,7 @@ register_op(
     "Maximum",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=lambda ctx, x, y: np.maximum(x, y),
+    kernel=_bcast(np.maximum, ufunc=True),
     grad=_select_grad(lambda x, y: greater_equal(x, y)),
     doc="The larger of x and y, elementwise with broadcasting.")
 
@@ -280,7 +309,7 @@ register_op(
     "Minimum",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=lambda ctx, x, y: np.minimum(x, y),
+    kernel=_bcast(np.minimum, ufunc=True),
     grad=_select_grad(lambda x, y: less_equal(x, y)),
     doc="The smaller of x and y, elementwise with broadcasting.")
 
@@ -301,7 +330,7 @@ register_op(
     "SquaredDifference",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=lambda ctx, x, y: np.square(np.subtract(x, y)),
+    kernel=_bcast(lambda ctx, x, y: np.square(np.subtract(x, y))),
     grad=_squared_difference_grad,
     doc="(x - y)^2, elementwise with broadcasting.")
 
@@ -358,7 +387,7 @@ def _comparison(op_type, ufunc, doc):
         op_type,
         inputs=["x: T", "y: T"],
         outputs=broadcast_outputs(dtypes.bool),
-        kernel=lambda ctx, x, y: np.asarray(ufunc(x, y)),
+        kernel=_bcast(lambda ctx, x, y: np.asarray(ufunc(x, y))),
         grad=NOT_DIFFERENTIABLE,
         doc=doc)
 
@@ -380,7 +409,7 @@ register_op(
     "LogicalAnd",
     inputs=["x: bool", "y: bool"],
     outputs=broadcast_outputs(dtypes.bool),
-    kernel=lambda ctx, x, y: np.asarray(np.logical_and(x, y)),
+    kernel=_bcast(lambda ctx, x, y: np.asarray(np.logical_and(x, y))),
     grad=NOT_DIFFERENTIABLE,
     doc="x AND y on bools, with broadcasting (Python's `&` on bool tensors).")
 
@@ -394,7 +423,7 @@ register_op(
     "LogicalOr",
     inputs=["x: bool", "y: bool"],
     outputs=broadcast_outputs(dtypes.bool),
-    kernel=lambda ctx, x, y: np.asarray(np.logical_or(x, y)),
+    kernel=_bcast(lambda ctx, x, y: np.asarray(np.logical_or(x, y))),
     grad=NOT_DIFFERENTIABLE,
     doc="x OR y on bools, with broadcasting (Python's `|` on bool tensors).")
 
@@ -572,11 +601,16 @@ def _matmul_outputs(op):
 
 
 def _matmul_kernel(ctx, a, b):
+    ta, tb = a, b
     if ctx.attrs["transpose_a"]:
-        a = a.T
+        ta = a.T
     if ctx.attrs["transpose_b"]:
-        b = b.T
-    return np.matmul(a, b)
+        tb = b.T
+    try:
+        return np.matmul(ta, tb)
+    except ValueError:   # only on failure; TF shows the inputs as given (before transposing)
+        raise InvalidArgumentError(None, ctx.op, "Matrix size-incompatible: In[0]: [%s], In[1]: [%s]" % (
+            ",".join(map(str, np.shape(a))), ",".join(map(str, np.shape(b))))) from None
 
 
 def _matmul_grad(op, grad):

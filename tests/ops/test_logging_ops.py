@@ -39,3 +39,24 @@ def test_assert_equal_checks_at_run_time_otherwise():
     sess.run(check, {x: [1, 2]})
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"did not hold element-wise:\] .* \[3\]"):
         sess.run(check, {x: [1, 2, 3]})
+
+
+@pytest.mark.parametrize("value, summarize, shown", [
+    ([[1, 2], [3, 4]], None, "[[1 2][3...]...]"),
+    ([[1, 2], [3, 4]], 2, "[[1 2]...]"),
+    ([[1, 2], [3, 4]], -1, "[[1 2][3 4]]"),
+    ([[1, 2, 3], [4, 5, 6], [7, 8, 9]], 2, "[[1 2...]...]"),
+    (np.ones([2, 2, 2], np.float32), 3, "[[[1 1][1...]]...]"),
+    ([1, 2, 3, 4, 5], 2, "[1 2...]"),
+    (np.array([1.5, 1e10, 1e-7, 0.1, 2.0 / 3], np.float32), 10, "[1.5 1e+10 1e-07 0.1 0.666666687]"),
+    (7, None, "[7]"),
+    ("hi", None, "[hi]"),
+    ([True, False], None, "[1 0]"),
+    (np.zeros([2, 0], np.float32), None, "[]"),
+])
+def test_print_formats_values_as_tf(capfd, value, summarize, shown):
+    """Expected texts copied from TF 2.21's tf.Print (compat.v1) output."""
+    p = tf.Print(tf.constant(0), [tf.constant(value)], message="| ", summarize=summarize)
+    capfd.readouterr()
+    tf.Session().run(p)
+    assert capfd.readouterr().err == "| %s\n" % shown
