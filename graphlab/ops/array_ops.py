@@ -427,6 +427,8 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002
 # ---------------------------------------------------------------------------------------------- Concat
 def _concat_outputs(op):
     values, axis_t = op._inputs[:-1], op._inputs[-1]
+    if axis_t._shape.ndims not in (None, 0):
+        raise ValueError("Shape must be rank 0 but is rank %d" % axis_t._shape.ndims)
     axis = _known(axis_t)
     ranks = {t._shape.ndims for t in values} - {None}
     if len(ranks) > 1:
@@ -518,7 +520,9 @@ def concat(values, axis, name="concat"):
         values = [values]
     if len(values) == 1:
         with _scope(name, "concat", values) as scope:
-            convert_to_tensor(axis, name="concat_dim", dtype="int32")
+            axis_t = convert_to_tensor(axis, name="concat_dim", dtype="int32")
+            if axis_t.shape.ndims not in (None, 0):   # e.g. the pre-1.0 order tf.concat(1, [x, x])
+                raise ValueError("Shape %s must have rank 0" % axis_t.shape)
             return identity(values[0], name=scope)
     return build_op("ConcatV2", [list(values), axis], name=name).outputs[0]
 

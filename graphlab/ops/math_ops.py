@@ -47,31 +47,33 @@ def _typed(fn):
     return kernel
 
 
-def _bcast(fn, ufunc=False):
-    """Wrap a broadcasting kernel so numpy's "could not be broadcast" ValueError becomes TF's run-time
-    InvalidArgumentError "Incompatible shapes: [2,4] vs. [3]" (x's shape first). The check runs only on
-    failure: the fast path is one try block."""
-    def check(ctx, x, y):
-        xs, ys = np.shape(x), np.shape(y)
-        try:
-            np.broadcast_shapes(xs, ys)
-        except ValueError:
-            raise InvalidArgumentError(None, ctx.op, "Incompatible shapes: [%s] vs. [%s]" % (
-                ",".join(map(str, xs)), ",".join(map(str, ys)))) from None
+def _incompatible(ctx, x, y):
+    """Called when a broadcasting kernel failed: raise TF's run-time InvalidArgumentError "Incompatible
+    shapes: [2,4] vs. [3]" (x's shape first) if the shapes are the cause; return otherwise."""
+    xs, ys = np.shape(x), np.shape(y)
+    try:
+        np.broadcast_shapes(xs, ys)
+    except ValueError:
+        raise InvalidArgumentError(None, ctx.op, "Incompatible shapes: [%s] vs. [%s]" % (
+            ",".join(map(str, xs)), ",".join(map(str, ys)))) from None
 
+
+def _bcast(fn, ufunc=False):
+    """Wrap a broadcasting kernel so numpy's "could not be broadcast" ValueError becomes TF's error. The
+    shapes are looked at only on failure: the fast path is one try block."""
     if ufunc:   # a numpy ufunc called directly: no extra frame on the fast path
         def kernel(ctx, x, y):
             try:
                 return fn(x, y)
             except ValueError:
-                check(ctx, x, y)
+                _incompatible(ctx, x, y)
                 raise
     else:
         def kernel(ctx, x, y):
             try:
                 return fn(ctx, x, y)
             except ValueError:
-                check(ctx, x, y)
+                _incompatible(ctx, x, y)
                 raise
     return kernel
 
@@ -93,11 +95,22 @@ def _add_grad(op, grad):
     return [grad, grad]   # broadcasting is undone centrally by graphlab.gradients
 
 
+def _add_kernel(ctx, x, y):
+    try:
+        out = np.add(x, y)
+    except ValueError:
+        _incompatible(ctx, x, y)
+        raise
+    # strings: numpy joins two 0-d object arrays into a bare bytes; keep it a 0-d object array, as a
+    # fetched TF string scalar is b'ab'
+    return out if type(out) is not bytes else np.array(out, dtype=object)
+
+
 register_op(
     "AddV2",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
-    kernel=_bcast(np.add, ufunc=True),
+    kernel=_add_kernel,
     grad=_add_grad,
     doc="x + y, elementwise with broadcasting.")
 

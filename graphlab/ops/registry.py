@@ -287,6 +287,8 @@ def to_numpy(value, dtype=None):
         fast = _python_number(value, kind, dtype)
         if fast is not None:
             return fast
+    if value is None:
+        raise ValueError("None values not supported.")
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype).base_dtype
         if dtype == dtypes.string:
@@ -326,8 +328,9 @@ def to_numpy(value, dtype=None):
     if kind in "SU":
         return _strings(value)
     if kind == "O":
-        raise TypeError("Failed to convert object of type %s to Tensor. Contents: %s. Consider casting "
-                        "elements to a supported type." % (type(value), _short(value)))
+        raise TypeError("Failed to convert elements of %s to Tensor. Consider casting elements to a supported "
+                        "type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes."
+                        % _short(value))
     return arr
 
 
@@ -386,10 +389,12 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
         elif arr.size == count:
             arr = arr.reshape(shape)
         elif arr.size > count:
-            raise TypeError("Too many elements provided. Needed at most %d, but received %d" %
-                            (count, arr.size))
-        else:
-            raise ValueError("Too few elements provided. Needed %d, but received %d" % (count, arr.size))
+            raise ValueError("Too many elements provided. Takes at most %d, but got %d." % (count, arr.size))
+        elif arr.size == 0:   # TF fills with zeros (empty strings)
+            arr = np.zeros(shape, dtype=arr.dtype) if arr.dtype.kind != "O" else np.full(shape, b"", object)
+        else:                 # TF repeats the last element to fill the shape: [1, 2, 3] as [2, 2] -> [[1, 2], [3, 3]]
+            flat = arr.reshape(-1)
+            arr = np.concatenate([flat, np.repeat(flat[-1:], count - flat.size)]).reshape(shape)
     if dtype is not None and not isinstance(value, np.ndarray):
         dt = dtypes.as_dtype(dtype).base_dtype          # to_numpy made arr of exactly this type
     else:
