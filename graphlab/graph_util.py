@@ -86,7 +86,9 @@ def convert_variables_to_constants(sess, input_graph_def, output_node_names, var
                                  "freeze only inference outputs." % (nd.name, _node_name(nd.input[0])))
     out.library.CopyFrom(sub.library)
     out.versions.CopyFrom(sub.versions)
-    print("Converted %d variables to const ops." % len(values))
+    # TF logs this at INFO on the "tensorflow" logger: hidden unless tf.logging.set_verbosity(INFO)
+    from graphlab import logging_compat
+    logging_compat.info("Converted %d variables to const ops.", len(values))
     return out
 
 

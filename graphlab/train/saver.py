@@ -213,15 +213,22 @@ class Saver:
                                    strip_default_attrs=strip_default_attrs, graph=sess.graph)
         if write_state:
             self._record(model_checkpoint_path)
+            save_dir = save_dir or "."
+            # TF's Saver passes no timestamps, so the file has no all_model_checkpoint_timestamps lines
             checkpoint_utils.update_checkpoint_state(
-                save_dir or ".", self._state_path(model_checkpoint_path, save_dir),
-                [self._state_path(p, save_dir) for p in self.last_checkpoints], latest_filename,
-                all_model_checkpoint_timestamps=[t for _, t in self._last_checkpoints if t is not None])
+                save_dir, self._state_path(model_checkpoint_path, save_dir),
+                [self._state_path(p, save_dir) for p in self.last_checkpoints], latest_filename)
         return model_checkpoint_path
 
     def _state_path(self, path, save_dir):
-        if self._save_relative_paths and save_dir and os.path.isabs(path) == os.path.isabs(save_dir):
-            return os.path.relpath(path, save_dir)
+        """A path as TF writes it in the ``checkpoint`` file: relative to the save directory when that
+        directory is given relatively ("./m" and "sub/m" saved from "." list "m"; earlier ones "../m1"),
+        or when ``save_relative_paths`` asks for it; absolute paths saved into an absolute directory stay
+        absolute. Readers (latest_checkpoint, get_checkpoint_state) join relative paths to the directory."""
+        if self._save_relative_paths and os.path.isabs(path):
+            path = os.path.relpath(path, save_dir)
+        if not os.path.isabs(save_dir) and not os.path.isabs(path):
+            path = os.path.relpath(path, save_dir)
         return path
 
     def restore(self, sess, save_path):
