@@ -178,6 +178,36 @@ def realdiv(x, y, name=None):
     return build_op("RealDiv", [x, y], name=name).outputs[0]
 
 
+# ------------------------------------------------------------------------------------------- DivNoNan
+def _div_no_nan_kernel(ctx, x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.true_divide(x, y)
+    return np.where(np.equal(y, 0), np.zeros((), out.dtype), out).astype(np.result_type(x, y), copy=False)
+
+
+def _div_no_nan_grad(op, grad):
+    x, y = op.inputs
+    return [div_no_nan(grad, y), multiply(grad, div_no_nan(div_no_nan(negative(x), y), y))]
+
+
+register_op(
+    "DivNoNan",
+    inputs=["x: T", "y: T"],
+    outputs=broadcast_outputs(),
+    kernel=_bcast(_div_no_nan_kernel),
+    grad=_div_no_nan_grad,
+    doc="x / y, but 0 where y is 0 (how tf.losses and tf.metrics average without dividing by zero).")
+
+
+def div_no_nan(x, y, name=None):
+    """``tf.div_no_nan``: x / y, and 0 where y == 0."""
+    graph, scope = _scope(name, "div_no_nan", [x, y])
+    with scope as s:
+        x = convert_to_tensor(x, name="x")
+        y = convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
+        return build_op("DivNoNan", [x, y], name=s).outputs[0]
+
+
 _TRUEDIV_TARGET = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32, dtypes.int16: dtypes.float32,
                    dtypes.uint16: dtypes.float32, dtypes.int32: dtypes.float64, dtypes.int64: dtypes.float64}
 
