@@ -87,8 +87,9 @@ def convert_variables_to_constants(sess, input_graph_def, output_node_names, var
     out.library.CopyFrom(sub.library)
     out.versions.CopyFrom(sub.versions)
     # TF logs this at INFO on the "tensorflow" logger: hidden unless tf.logging.set_verbosity(INFO)
-    from graphlab import logging_compat
-    logging_compat.info("Converted %d variables to const ops.", len(values))
+    # (the plain logger, so no handler is installed as a side effect)
+    import logging
+    logging.getLogger("tensorflow").info("Converted %d variables to const ops.", len(values))
     return out
 
 

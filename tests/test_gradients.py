@@ -150,6 +150,7 @@ SAMPLES = {
     "Pow": (tf.pow, [_pos(3), _u(3)]),
     "Prod": (lambda x: tf.reduce_prod(x, 1), [_pos(2, 3)]),
     "RealDiv": (tf.truediv, [_u(2, 3), _pos(3)]),
+    "DivNoNan": (tf.div_no_nan, [_u(2, 3), _pos(3)]),
     "Reciprocal": (tf.reciprocal, [_pos(3)]),
     "Relu": (tf.nn.relu, [_u(5) + 0.05]),
     "Relu6": (tf.nn.relu6, [_u(5) * 8 + 0.05]),
