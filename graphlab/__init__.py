@@ -57,6 +57,8 @@ from graphlab.ops.init_ops import (constant_initializer, glorot_normal_initializ
                                    variance_scaling_initializer, zeros_initializer)
 from graphlab import graph_util, saved_model, train  # noqa: E402  (tf.train, tf.graph_util, tf.saved_model)
 from graphlab import layers  # noqa: E402  (tf.layers)
+from graphlab import losses, metrics  # noqa: E402  (tf.losses, tf.metrics)
+from graphlab.ops.math_ops import div_no_nan  # noqa: E402
 from graphlab import contrib, summary  # noqa: E402  (tf.summary, tf.contrib.framework)
 from graphlab import logging_compat as logging  # noqa: E402  (tf.logging)
 from graphlab import app, gfile  # noqa: E402  (tf.app.run / tf.app.flags, tf.gfile)
