@@ -11,6 +11,7 @@ import os
 
 import numpy as np
 
+from graphlab.formats.atomic import write_atomic
 from graphlab.formats import dtypes_map
 from graphlab.formats.errors import DataLossError, data_loss
 from graphlab.formats.protos import (attr_value_pb2, graph_def_pb2, node_def_pb2, tensor_pb2,
@@ -298,24 +299,6 @@ def read_message(cls, path):
     except FileNotFoundError:
         raise NotFoundError(None, None, "%s; No such file or directory" % path) from None
     return parse_message(cls, data, path)
-
-
-def write_atomic(path, data):
-    """Write bytes through a temporary file and a rename (never a half-written file under `path`)."""
-    import tempfile
-    directory = os.path.dirname(path) or "."
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def write_graph(graph_or_graph_def, logdir, name, as_text=True):

@@ -6,10 +6,10 @@ message or we raise a DataLossError that names the file.
 """
 
 import os
-import tempfile
 
 from google.protobuf import text_format as _pb_text
 
+from graphlab.formats.atomic import write_atomic
 from graphlab.formats.errors import NotFoundError, data_loss
 from graphlab.formats.protos import checkpoint_state_pb2
 
@@ -38,20 +38,7 @@ def from_text(text, message_class, path="<string>"):
 
 def write_text_atomic(path, text):
     """Write text to `path` through a temporary file and a rename, so readers never see half a file."""
-    path = os.fspath(path)
-    directory = os.path.dirname(path) or "."
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, text.encode("utf-8"))
 
 
 def read_text(path, message_class):
