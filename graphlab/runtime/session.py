@@ -23,14 +23,29 @@ run_listeners = []
 class LastRun:
     """What the most recent ``run`` did, for teaching: the ops it executed and whether its plan was cached."""
 
-    __slots__ = ("executed", "cached", "fetches", "feeds", "targets")
+    __slots__ = ("_plan", "cached", "_fetches", "_fed", "_targets")
 
     def __init__(self, plan, cached, fetch_tensors, fed, targets):
-        self.executed = [op.name for op in plan.ops]
-        self.cached = cached
-        self.fetches = [t.name for t in fetch_tensors]
-        self.feeds = [t.name for t in fed]
-        self.targets = [op.name for op in targets]
+        # names are made only when asked for: a training loop should not pay for them on every step
+        self._plan, self.cached = plan, cached
+        self._fetches, self._fed, self._targets = fetch_tensors, fed, targets
+
+    @property
+    def executed(self):
+        """Names of the ops the run executed, in execution order."""
+        return [op.name for op in self._plan.ops]
+
+    @property
+    def fetches(self):
+        return [t.name for t in self._fetches]
+
+    @property
+    def feeds(self):
+        return [t.name for t in self._fed]
+
+    @property
+    def targets(self):
+        return [op.name for op in self._targets]
 
     def __repr__(self):
         return "<LastRun executed=%d ops, plan %s>" % (len(self.executed), "cached" if self.cached else "new")
