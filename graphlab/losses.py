@@ -96,6 +96,13 @@ def _loss_scope(scope, default, values):
     return graph, graph.name_scope(scope or default)
 
 
+def _require(**arguments):
+    """TF's check that the named arguments were given: ValueError naming the first missing one."""
+    for name, value in arguments.items():
+        if value is None:
+            raise ValueError("Argument `%s` must not be None." % name)
+
+
 def _check_shapes(predictions, labels):
     predictions.shape.assert_is_compatible_with(labels.shape)
 
@@ -103,10 +110,7 @@ def _check_shapes(predictions, labels):
 def mean_squared_error(labels, predictions, weights=1.0, scope=None, loss_collection=GraphKeys.LOSSES,
                        reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """``tf.losses.mean_squared_error``: the weighted mean of (predictions - labels)^2."""
-    if labels is None:
-        raise ValueError("Argument `labels` must not be None.")
-    if predictions is None:
-        raise ValueError("Argument `predictions` must not be None.")
+    _require(labels=labels, predictions=predictions)
     graph, ctx = _loss_scope(scope, "mean_squared_error", [predictions, labels, weights])
     with graph.as_default(), ctx as s:
         predictions = _float(predictions)
@@ -160,10 +164,7 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
                           loss_collection=GraphKeys.LOSSES, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """``tf.losses.softmax_cross_entropy``: softmax cross entropy per example (labels optionally smoothed
     toward 1/num_classes), weighted per example."""
-    if onehot_labels is None:
-        raise ValueError("Argument `onehot_labels` must not be None.")
-    if logits is None:
-        raise ValueError("Argument `logits` must not be None.")
+    _require(onehot_labels=onehot_labels, logits=logits)
     graph, ctx = _loss_scope(scope, "softmax_cross_entropy_loss", [logits, onehot_labels, weights])
     with graph.as_default(), ctx as s:
         logits = convert_to_tensor(logits)
@@ -181,10 +182,7 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
 def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None, loss_collection=GraphKeys.LOSSES,
                                  reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """``tf.losses.sparse_softmax_cross_entropy``: as softmax_cross_entropy, with class indices as labels."""
-    if labels is None:
-        raise ValueError("Argument `labels` must not be None.")
-    if logits is None:
-        raise ValueError("Argument `logits` must not be None.")
+    _require(labels=labels, logits=logits)
     graph, ctx = _loss_scope(scope, "sparse_softmax_cross_entropy_loss", [logits, labels, weights])
     with graph.as_default(), ctx as s:
         labels = convert_to_tensor(labels)
@@ -200,10 +198,7 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
                           loss_collection=GraphKeys.LOSSES, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """``tf.losses.sigmoid_cross_entropy``: elementwise sigmoid cross entropy (labels optionally smoothed
     toward 1/2), weighted."""
-    if multi_class_labels is None:
-        raise ValueError("Argument `multi_class_labels` must not be None.")
-    if logits is None:
-        raise ValueError("Argument `logits` must not be None.")
+    _require(multi_class_labels=multi_class_labels, logits=logits)
     graph, ctx = _loss_scope(scope, "sigmoid_cross_entropy_loss", [logits, multi_class_labels, weights])
     with graph.as_default(), ctx as s:
         logits = convert_to_tensor(logits)
