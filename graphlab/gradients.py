@@ -205,21 +205,20 @@ def _broadcast_to_grad(op, grad):
     return [array_ops.reshape(math_ops.reduce_sum(grad, axes, keepdims=True), sx), None]
 
 
-if "DynamicStitch" not in registry.registered_types():
-    register_op(
-        "DynamicStitch",
-        inputs=["indices: N*int32", "data: N*T"],
-        outputs=_stitch_outputs,
-        kernel=_stitch_kernel,
-        grad=_stitch_grad,
-        doc="Interleaves data[i] into one tensor at rows indices[i] (later inputs win on repeats).")
-    register_op(
-        "BroadcastTo",
-        inputs=["input: T", "shape: Tidx=int32"],
-        outputs=_broadcast_to_outputs,
-        kernel=_broadcast_to_kernel,
-        grad=_broadcast_to_grad,
-        doc="Broadcasts input to the given shape, numpy style.")
+register_op(
+    "DynamicStitch",
+    inputs=["indices: N*int32", "data: N*T"],
+    outputs=_stitch_outputs,
+    kernel=_stitch_kernel,
+    grad=_stitch_grad,
+    doc="Interleaves data[i] into one tensor at rows indices[i] (later inputs win on repeats).")
+register_op(
+    "BroadcastTo",
+    inputs=["input: T", "shape: Tidx=int32"],
+    outputs=_broadcast_to_outputs,
+    kernel=_broadcast_to_kernel,
+    grad=_broadcast_to_grad,
+    doc="Broadcasts input to the given shape, numpy style.")
 
 
 def dynamic_stitch(indices, data, name=None):
