@@ -48,14 +48,13 @@ def _bga_kernel(ctx, s0, s1):
     return np.array(r0, dtype=dt), np.array(r1, dtype=dt)
 
 
-if "BroadcastGradientArgs" not in registry.registered_types():
-    register_op(
-        "BroadcastGradientArgs",
-        inputs=["s0: T", "s1: T"],
-        outputs=_bga_outputs,
-        kernel=_bga_kernel,
-        grad=NOT_DIFFERENTIABLE,
-        doc="Reduction axes that undo numpy broadcasting of two shapes (used by gradients).")
+register_op(
+    "BroadcastGradientArgs",
+    inputs=["s0: T", "s1: T"],
+    outputs=_bga_outputs,
+    kernel=_bga_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="Reduction axes that undo numpy broadcasting of two shapes (used by gradients).")
 
 
 def broadcast_gradient_args(s0, s1, name=None):
