@@ -50,14 +50,17 @@ class Plan:
     """Ops to run, in order, with the slots they read and write."""
 
     def __init__(self, session, fetch_tensors, target_ops, fed_tensors):
-        self.ops = pruning.prune(fetch_tensors, target_ops, fed_tensors)
+        pruned = pruning.prune(fetch_tensors, target_ops, fed_tensors)
+        self.skipped = pruning.unread_ops(pruned, fetch_tensors, target_ops, fed_tensors)
+        # the ops a run executes, in order: the pruned ops minus those nothing reads (``skipped``)
+        self.ops = [op for op in pruned if op not in self.skipped] if self.skipped else pruned
         slots = {}
         for i, t in enumerate(fed_tensors):
             slots[t] = i
         self.feed_slots = [slots[t] for t in fed_tensors]
         self.has_control_flow = False
         steps = []
-        for op in self.ops:
+        for op in pruned:
             opdef = registry.get_opdef(op._type)
             if opdef.kernel is None:
                 raise errors.UnimplementedError(
@@ -80,8 +83,13 @@ class Plan:
             if op._type in CONTROL_FLOW_TYPES:
                 self.has_control_flow = True
             ctrl = [c for c in op._control_inputs]
+            if op in self.skipped:
+                # no kernel: the careful loop still passes a skipped op's deadness (an untaken cond
+                # branch) on to the ops after it; the fast loop leaves it out
+                kernel = None
             steps.append((kernel, KernelContext(op, session), ins, len(outs), outs, ctrl))
-        self.steps = steps
+        self.careful_steps = steps
+        self.steps = [s for s in steps if s[0] is not None] if self.skipped else steps
         self.fetch_tensors = list(fetch_tensors)
         self.fetch_slots = []
         for t in fetch_tensors:
@@ -126,7 +134,7 @@ class Plan:
     def _run_steps_careful(self, values, trace):
         dead_ops = set()
         clock = time.perf_counter
-        for kernel, ctx, ins, n_out, outs, ctrl in self.steps:
+        for kernel, ctx, ins, n_out, outs, ctrl in self.careful_steps:
             op = ctx.op
             args = [values[i] for i in ins]
             if op._type not in ("Merge", "RefMerge") and (
@@ -134,6 +142,8 @@ class Plan:
                 dead_ops.add(op)
                 for slot in outs:
                     values[slot] = DEAD
+                continue
+            if kernel is None:      # skipped: nothing reads its result
                 continue
             start = clock()
             try:

@@ -3,6 +3,8 @@ so what a picture highlights is exactly what runs.
 
 Walk back from the fetched tensors and target ops through data and control inputs; a fed tensor cuts the
 walk (its producer only runs if something else needs it). Order the result so every op follows its inputs.
+Then ``unread_ops`` names the pruned ops a run may skip (stateless, and only control edges lead to them),
+as TensorFlow's graph optimizer does.
 """
 
 
@@ -64,3 +66,58 @@ def _kahn(ordered, members):
         stuck = [op.name for op in ordered if pending[op] > 0][:5]
         raise ValueError("The graph has a cycle through control inputs; involved ops include %s" % stuck)
     return result
+
+
+# Ops that run even when nothing reads their result, as TensorFlow's graph optimizer keeps them: control
+# flow (its outputs carry which branch or iteration is live), placeholders and loop arguments (an unfed one
+# must still fail the run), and ops that exist for the error they raise.
+ALWAYS_RUN = frozenset([
+    "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit", "NextIteration",
+    "RefNextIteration", "LoopCond", "While", "WhileArg", "Placeholder", "PlaceholderV2", "NoOp", "ControlTrigger",
+    "Assert", "CheckNumerics", "CaseExclusiveCheck"])
+_VARIABLE_TYPES = frozenset(["VariableV2", "Variable", "VarHandleOp"])
+_SWITCH_TYPES = frozenset(["Switch", "RefSwitch"])
+
+
+def unread_ops(ops, fetch_tensors, target_ops, fed_tensors=()):
+    """The ops of a pruned, ordered ``ops`` list that a run can skip: stateless ops whose results no running
+    op reads, because only control edges lead to them.
+
+    Running such an op changes nothing, so TensorFlow's graph optimizer (grappler's dependency optimizer)
+    turns it into a NoOp, and the session here skips it the same way. The classic case is training: TF1's
+    gradient gating (``tf.tuple`` in ``gradients``) ties the gradient with respect to the input placeholder
+    to the others by a control edge only, so that MatMul is built but never computed. An op stays in the run
+    when it is fetched or a target, is stateful, has a ref input, is one of ``ALWAYS_RUN``, or is an
+    Identity reading a variable or a Switch (a variable's snapshot, a cond's pivot). Its own inputs still run
+    unless they too are left unread (a stateless chain that only ends in a control edge goes entirely)."""
+    from graphlab.ops import registry
+    fed = fed_tensors if isinstance(fed_tensors, (set, frozenset)) else set(fed_tensors)
+    wanted = {t._op for t in fetch_tensors}
+    wanted.update(target_ops)
+    read = set()
+    skipped = set()
+    for op in reversed(ops):                   # consumers before producers
+        if op not in wanted and op not in read and _may_skip(op, registry):
+            skipped.add(op)
+            continue
+        for t in op._inputs:
+            if t not in fed:
+                read.add(t._op)
+    return skipped
+
+
+def _may_skip(op, registry):
+    op_type = op.type
+    if op_type in ALWAYS_RUN:
+        return False
+    opdef = registry._REGISTRY.get(op_type)
+    if opdef is None or opdef.stateful:     # an op graphlab does not know is assumed to have effects
+        return False
+    for t in op._inputs:
+        producer_type = t._op.type
+        if producer_type in _VARIABLE_TYPES or (op_type == "Identity" and producer_type in _SWITCH_TYPES):
+            return False
+        dtype = t._dtype           # a DType, or a dtype name in a GraphDef view
+        if getattr(dtype, "is_ref_dtype", False) or (isinstance(dtype, str) and dtype.endswith("_ref")):
+            return False
+    return True

@@ -11,7 +11,7 @@ import numpy as np
 
 from graphlab.framework import errors, graph as graph_mod
 from graphlab.framework.tensor import Tensor
-from graphlab.runtime import fetches as fetches_mod
+from graphlab.runtime import fetches as fetches_mod, pruning
 from graphlab.runtime.executor import Plan
 from graphlab.runtime.run_metadata import RunMetadata, RunOptions, record_trace
 
@@ -34,6 +34,12 @@ class LastRun:
     def executed(self):
         """Names of the ops the run executed, in execution order."""
         return [op.name for op in self._plan.ops]
+
+    @property
+    def skipped(self):
+        """Names of ops the pruned plan holds but the run skipped: stateless ops whose results nothing reads
+        (only control edges lead to them), which TensorFlow's graph optimizer also turns into NoOps."""
+        return [op.name for op in pruning.topological_order(self._plan.skipped)] if self._plan.skipped else []
 
     @property
     def fetches(self):

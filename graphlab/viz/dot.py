@@ -100,6 +100,9 @@ def node_attrs(unit, overlay, show_shapes):
         if ran == 0:
             a.update(FADED)
             a.pop("penwidth", None)
+            if any(m.name in overlay.skipped for m in unit.members):
+                lines.append("skipped: unread")
+                tooltip += "; pruned in but skipped: stateless, and only control edges lead to it"
         else:
             if unit.role == "control":
                 a.update(ACTIVE_CONTROL)

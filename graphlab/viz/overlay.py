@@ -1,8 +1,9 @@
-"""The pruned view: which ops a run executes. Fetches and feeds go through the same normalisation and the
-same ``prune`` the Session uses, so the highlighted ops are exactly the ones that would run; with a session,
+"""The pruned view: which ops a run executes. Fetches and feeds go through the same normalisation, the
+same ``prune`` and the same skipping of unread ops the Session uses, so the highlighted ops are exactly the
+ones that would run; with a session,
 its last run (what actually executed, whether the plan came from the cache) and a RunMetadata's per-op
 times are shown instead or on top."""
-from graphlab.runtime.pruning import prune
+from graphlab.runtime.pruning import prune, unread_ops
 
 
 class Overlay:
@@ -16,10 +17,13 @@ class Overlay:
         self.cached = None
         self.source = ""            # "prune" or "last run"
         self.unfed = []             # Placeholders the pruned run needs but nobody feeds: the run would fail
+        self.skipped = set()        # pruned in, but skipped: stateless, and only control edges lead to them
 
     def describe(self, total):
         text = "%s: %d of %d ops execute" % (
             "last run" if self.source == "last run" else "pruned for the fetches", len(self.active), total)
+        if self.skipped:
+            text += "; %d skipped (nothing reads their results)" % len(self.skipped)
         if self.fed:
             text += "; fed (cut): %s" % ", ".join(sorted(self.fed))
         if self.cached is not None:
@@ -74,6 +78,7 @@ def build(view, fetches=None, feeds=None, session=None, run_metadata=None):
                              "execute, or render after sess.run(...).")
         overlay.source = "last run"
         overlay.active = set(last.executed)
+        overlay.skipped = set(getattr(last, "skipped", ()))
         overlay.fed = set(last.feeds)
         overlay.fetched = set(n.partition(":")[0] for n in last.fetches) | set(last.targets)
         overlay.cached = last.cached
@@ -96,9 +101,16 @@ def _prune_live(overlay, graph, fetches, feeds):
     tensors = [e for e in elements if isinstance(e, Tensor)]
     targets = [e for e in elements if not isinstance(e, Tensor)]
     fed = [graph.as_graph_element(k, allow_operation=False) for k in _as_list(feeds)]
-    overlay.active = set(op.name for op in prune(tensors, targets, set(fed)))
+    _set_active(overlay, prune(tensors, targets, set(fed)), tensors, targets, fed)
     overlay.fed = set(t.name for t in fed)
     overlay.fetched = set(t.op.name for t in tensors) | set(op.name for op in targets)
+
+
+def _set_active(overlay, pruned, tensors, targets, fed):
+    """What runs is what the Session's plan runs: the pruned ops minus those it skips as unread."""
+    skipped = unread_ops(pruned, tensors, targets, set(fed))
+    overlay.active = set(op.name for op in pruned if op not in skipped)
+    overlay.skipped = set(op.name for op in skipped)
 
 
 def _plan_cached(session, graph, fetches, feeds):
@@ -143,6 +155,6 @@ def _prune_view(overlay, view, fetches, feeds):
         e = _resolve_view(view, getattr(k, "name", k) if ":" in getattr(k, "name", k) else
                           getattr(k, "name", k) + ":0")
         fed.append(e)
-    overlay.active = set(n.name for n in prune(tensors, targets, set(fed)))
+    _set_active(overlay, prune(tensors, targets, set(fed)), tensors, targets, fed)
     overlay.fed = set(t.name for t in fed)
     overlay.fetched = set(t._op.name for t in tensors) | set(n.name for n in targets)

@@ -54,7 +54,7 @@ def _info(view, layout, overlay, max_nodes):
         info["overlay"] = {"active": sorted(overlay.active), "fed": sorted(overlay.fed),
                            "fetched": sorted(overlay.fetched), "cached": overlay.cached,
                            "times": dict(overlay.times), "source": overlay.source,
-                           "unfed": list(overlay.unfed)}
+                           "unfed": list(overlay.unfed), "skipped": sorted(overlay.skipped)}
     return info
 
 
