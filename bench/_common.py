@@ -1,7 +1,8 @@
 """Shared by the benchmarks: find real TensorFlow (in its own venv) and print figures side by side.
 
 A benchmark script runs its workloads with graphlab in this process and, when TensorFlow is available,
-runs itself again in TF's Python with ``--tf`` and reads that run's figures as JSON from stdout.
+runs itself again in TF's Python: with ``--tf`` it reads that run's figures as JSON from stdout; with
+``--tf-worker`` (``TFWorker``) the two sides take turns, block by block, so both meet the same load.
 """
 import json
 import os
@@ -47,6 +48,68 @@ def run_tf_half(script, args=()):
         print("(TensorFlow run failed:\n%s)" % out.stderr[-2000:])
         return None
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+class TFWorker:
+    """Real TensorFlow in its own Python, timing one block of a workload per request.
+
+    On a shared machine the load from elsewhere comes and goes over seconds, so timing all of graphlab and
+    then all of TF can hand one side a quiet minute and the other a busy one. Alternating blocks with this
+    worker and keeping each side's best block compares the two under the same conditions."""
+
+    def __init__(self, script, args=()):
+        self.proc = None
+        exe = tf_python()
+        if exe is None:
+            print("(real TensorFlow not found: set GRAPHLAB_TF_PYTHON or run `make setup`; TF columns empty)")
+            return
+        self.proc = subprocess.Popen([exe, script, "--tf-worker", *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=tf_env())
+
+    def block(self, name):
+        """Seconds per call for one block of workload ``name`` in TF, or None when TF is not running."""
+        if self.proc is None:
+            return None
+        self.proc.stdin.write(name + "\n")
+        self.proc.stdin.flush()
+        for line in self.proc.stdout:
+            if line.startswith(_RESULT):
+                return json.loads(line[len(_RESULT):])
+        print("(TensorFlow worker stopped:\n%s)" % self.proc.stderr.read()[-2000:])
+        self.proc = None
+        return None
+
+    def close(self):
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=60)
+            self.proc = None
+
+
+_RESULT = "GRAPHLAB-BENCH "
+
+
+def serve_tf(workloads):
+    """The ``--tf-worker`` half: run the named workload's block (a function returning seconds per call)
+    for each line read from stdin, and print the figure."""
+    for line in sys.stdin:
+        name = line.strip()
+        print(_RESULT + json.dumps(workloads[name]()))
+        sys.stdout.flush()
+
+
+def alternate(ours, worker, rounds):
+    """Best seconds per call for each workload, graphlab's and TF's blocks taken in turns.
+    ``ours`` maps a workload name to a function timing one graphlab block."""
+    best_ours, best_tf = {}, {}
+    for _ in range(rounds):
+        for name, block in ours.items():
+            best_ours[name] = min(best_ours.get(name, float("inf")), block())
+            theirs = worker.block(name)
+            if theirs is not None:
+                best_tf[name] = min(best_tf.get(name, float("inf")), theirs)
+    worker.close()
+    return best_ours, (best_tf or None)
 
 
 def best_of(fn, repeat=5, number=1):
