@@ -157,3 +157,34 @@ def test_exponential_decay():
         assert np.isclose(sess.run(lr), 0.025)
     with pytest.raises(ValueError, match="already exists"):
         tf.train.create_global_step()
+
+
+OPTIMIZERS = {
+    "sgd": lambda: tf.train.GradientDescentOptimizer(0.1),
+    "momentum": lambda: tf.train.MomentumOptimizer(0.1, 0.9),
+    "nesterov": lambda: tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True),
+    "adagrad": lambda: tf.train.AdagradOptimizer(0.1),
+    "rmsprop": lambda: tf.train.RMSPropOptimizer(0.1, momentum=0.5),
+    "adam": lambda: tf.train.AdamOptimizer(0.1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_values_fetched_before_later_steps_never_change(name):
+    """The update kernels reuse a variable's older buffer when nothing else holds it; whatever the user
+    keeps (a fetched array, a view of one, the value of a fetch made with the step) must stay as it was."""
+    w = tf.Variable(np.arange(6, dtype=np.float32).reshape(2, 3), name="w")
+    step = OPTIMIZERS[name]().minimize(tf.reduce_sum(w * w))
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    kept = []
+    for i in range(6):
+        fetched = sess.run(w)
+        kept.append((fetched, fetched.copy()))
+        row = sess.run(w)[1]                                 # only a view of the fetched array survives
+        kept.append((row, row.copy()))
+        _, with_step = sess.run([step, w])
+        kept.append((with_step, with_step.copy()))
+    for held, copy in kept:
+        np.testing.assert_array_equal(held, copy)
+    assert not np.array_equal(sess.run(w), kept[0][1])     # training did move the variable
