@@ -171,8 +171,8 @@ OPTIMIZERS = {
 
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
 def test_values_fetched_before_later_steps_never_change(name):
-    """The update kernels reuse a variable's older buffer when nothing else holds it; whatever the user
-    keeps (a fetched array, a view of one, the value of a fetch made with the step) must stay as it was."""
+    """The update kernels write slots in place, and a variable's new value must not land in an array the
+    user kept (a fetched array, a view of one, the value fetched together with the step)."""
     w = tf.Variable(np.arange(6, dtype=np.float32).reshape(2, 3), name="w")
     step = OPTIMIZERS[name]().minimize(tf.reduce_sum(w * w))
     sess = tf.Session()
