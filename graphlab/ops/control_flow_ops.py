@@ -262,7 +262,7 @@ def _build_branch(graph, fn, pred_id, pivot, branch):
                     busy.pop()
             op._inputs[i] = sw
         if not op._inputs and not op._control_inputs:   # nothing else gates it: wait for the pivot
-            op._control_inputs.append(pivot.op)
+            op._control_inputs = [pivot.op]
 
     graph._input_gate = gate
     try:
@@ -370,7 +370,7 @@ def _assert_at_most_one(count, names):
 # plans of the same session, so variables, queues and nested conds inside the body behave as anywhere else.
 
 class _Loop:
-    __slots__ = ("args", "pred", "body", "n", "has_limit", "captured", "invariants", "__weakref__")
+    __slots__ = ("args", "pred", "body", "n", "has_limit", "captured", "invariants", "members", "__weakref__")
 
 
 _LOOPS = weakref.WeakKeyDictionary()   # While op -> _Loop
@@ -405,9 +405,10 @@ def _loop_plan(ctx, loop, which):
     return plan
 
 
-def _while_kernel(ctx, *values):
+def _run_loop(ctx, loop, values, history=None):
+    """Run the loop from the While inputs ``values``; returns the final loop values. When ``history`` is a
+    list, the loop values entering each iteration's body are appended to it (for WhileGrad)."""
     from graphlab.framework.errors import InvalidArgumentError
-    loop = _LOOPS[ctx.op]
     n = loop.n
     current = list(values[:n])
     limit = int(values[n]) if loop.has_limit else None
@@ -419,6 +420,8 @@ def _while_kernel(ctx, *values):
         got = cond_plan.run(current + captured)
         if not got[cond_plan.fetch_slots[0]]:
             break
+        if history is not None:
+            history.append(current)
         got = body_plan.run(current + captured)
         current = [got[s] for s in body_plan.fetch_slots]
         for arg, v in zip(loop.args, current):
@@ -427,13 +430,98 @@ def _while_kernel(ctx, *values):
                                            "iteration %d, incompatible with its shape invariant %s." % (
                                                arg.name, list(np.shape(v)), i, arg._shape))
         i += 1
-    return current[0] if n == 1 else type(())(current)
+    return current
+
+
+def _while_kernel(ctx, *values):
+    current = _run_loop(ctx, _LOOPS[ctx.op], values)
+    return current[0] if len(current) == 1 else type(())(current)
+
+
+def _differentiable(t):
+    dt = t._dtype.base_dtype
+    return dt.is_floating or dt.is_complex
+
+
+def _stateful_op_in(loop):
+    """The first stateful op the loop's condition or body runs each iteration (looking inside nested
+    loops), or None. Such an op would not give the same values when WhileGrad runs the loop again."""
+    from graphlab.runtime import pruning
+    ops = pruning.prune([loop.pred] + list(loop.body), [], list(loop.args) + list(loop.captured))
+    for op in ops:
+        if op not in loop.members:
+            continue
+        inner = _LOOPS.get(op) if op._type == "While" else \
+            _GRAD_LOOPS[op].loop if op._type == "WhileGrad" and op in _GRAD_LOOPS else None
+        if inner is not None:
+            found = _stateful_op_in(inner)
+            if found is not None:
+                return found
+            continue
+        if registry.get_opdef(op._type).stateful:
+            return op
+    return None
+
+
+class _GradLoop:
+    """What a WhileGrad op runs: the forward loop, and the symbolic gradient of one body step (built once
+    at gradient-build time): from the grads of the body outputs (``grad_ys``, fed) and one iteration's loop
+    values, the grads w.r.t. the float loop variables (``arg_grads``) and the float captured tensors
+    (``captured_grads``); None where the body does not depend on one."""
+    __slots__ = ("loop", "float_args", "float_captured", "grad_ys", "arg_grads", "captured_grads",
+                 "__weakref__")
+
+
+_GRAD_LOOPS = weakref.WeakKeyDictionary()   # WhileGrad op -> _GradLoop
 
 
 def _while_grad(op, *grads):
-    raise LookupError("No gradient defined for operation '%s' (op type: While): graphlab cannot differentiate "
-                      "through tf.while_loop yet. Compute the gradient inside the loop body, or unroll the "
-                      "loop in Python." % op.name)
+    """Gradient of While: one WhileGrad op that runs the loop again and then walks its iterations backwards
+    through the body's gradient subgraph, built here once (under gradients/<loop>_grad/)."""
+    from graphlab.gradients import gradients as symbolic_gradients
+    from graphlab.ops import array_ops
+    loop = _LOOPS[op]
+    stateful = _stateful_op_in(loop)
+    if stateful is not None:
+        raise ValueError(
+            "Cannot differentiate through tf.while_loop '%s': its body or condition runs the stateful op '%s' "
+            "(op type: %s). graphlab computes a loop's gradient by running the loop again, which would not "
+            "reproduce what a stateful op (random numbers, variable updates, queues, printing) did the first "
+            "time. Compute that value before the loop and pass it in (as a loop variable or a captured "
+            "tensor), or wrap the loop's result in tf.stop_gradient if no gradient should flow through it."
+            % (op.name, stateful.name, stateful._type))
+    n = loop.n
+    offset = n + 1 if loop.has_limit else n
+    float_args = [i for i in range(n) if _differentiable(loop.args[i])]
+    float_captured = [j for j, c in enumerate(loop.captured) if _differentiable(c)]
+    if not float_args:      # only float loop values carry a gradient out of the loop
+        return [None] * len(op._inputs)
+    graph = op.graph
+    rec = _GradLoop()
+    rec.loop, rec.float_args, rec.float_captured = loop, float_args, float_captured
+    with graph.control_dependencies(None):
+        with graph.name_scope("grad_ys"):
+            rec.grad_ys = [build_op("WhileArg", (), attrs={"dtype": loop.args[i]._dtype.base_dtype,
+                                                            "shape": loop.invariants[i]},
+                                    name="Identity").outputs[0] for i in float_args]
+        xs = [loop.args[i] for i in float_args] + [loop.captured[j] for j in float_captured]
+        captured = [loop.captured[j] for j in float_captured]
+        got = symbolic_gradients([loop.body[i] for i in float_args], xs, grad_ys=rec.grad_ys,
+                                 stop_gradients=captured, name="body")
+    rec.arg_grads = got[:len(float_args)]
+    rec.captured_grads = got[len(float_args):]
+    incoming = []
+    for i in float_args:
+        g = grads[i]
+        incoming.append(g if g is not None else array_ops.zeros_like(op.outputs[i]))
+    grad_inputs = float_args + [offset + j for j in float_captured]
+    wg = build_op("WhileGrad", [list(op.inputs) + incoming],
+                  attrs={"num_forward": len(op._inputs), "grad_inputs": grad_inputs}, name="WhileGrad")
+    _GRAD_LOOPS[wg] = rec
+    result = [None] * len(op._inputs)
+    for k, pos in enumerate(grad_inputs):
+        result[pos] = wg.outputs[k]
+    return result
 
 
 register_op(
@@ -444,6 +532,68 @@ register_op(
     grad=_while_grad,
     stateful=True,
     doc="Runs the body subgraph while the condition subgraph is true; outputs the final loop values.")
+
+
+def _while_grad_outputs(op):
+    return [(op._inputs[p]._dtype.base_dtype, op._inputs[p]._shape) for p in op._attrs["grad_inputs"]]
+
+
+def _while_grad_plan(ctx, rec):
+    from graphlab.runtime.executor import Plan
+    key = ("__while_plan__", ctx.op.name, "grad")
+    plan = ctx.state.get(key)
+    if plan is None:
+        fetch = [g for g in rec.arg_grads + rec.captured_grads if g is not None]
+        loop = rec.loop
+        plan = ctx.state[key] = Plan(ctx.session, fetch, [], list(loop.args) + list(loop.captured) + rec.grad_ys)
+    return plan
+
+
+def _while_grad_kernel(ctx, *values):
+    """Run the loop again keeping each iteration's loop values, then from the last iteration back to the
+    first: feed that iteration's values and the current grads into the body's gradient subgraph, carry
+    the grads w.r.t. the loop variables back, and add up the grads w.r.t. the captured tensors."""
+    rec = _GRAD_LOOPS[ctx.op]
+    loop = rec.loop
+    forward, incoming = values[:ctx.attrs["num_forward"]], values[ctx.attrs["num_forward"]:]
+    history = []
+    _run_loop(ctx, loop, forward, history)
+    captured = list(forward[loop.n + 1 if loop.has_limit else loop.n:])
+    grads = [np.asarray(g) for g in incoming]
+    sums = [None] * len(rec.float_captured)
+    if history and (rec.arg_grads or rec.captured_grads):
+        plan = _while_grad_plan(ctx, rec)
+        slots = iter(plan.fetch_slots)
+        arg_slots = [next(slots) if g is not None else None for g in rec.arg_grads]
+        cap_slots = [next(slots) if g is not None else None for g in rec.captured_grads]
+        for current in reversed(history):
+            got = plan.run(list(current) + captured + grads)
+            for k, s in enumerate(cap_slots):
+                if s is not None:
+                    sums[k] = got[s] if sums[k] is None else sums[k] + got[s]
+            grads = [np.asarray(got[s]) if s is not None else np.zeros_like(current[i])
+                     for s, i in zip(arg_slots, rec.float_args)]
+    out = []
+    for t, g in zip(ctx.op._outputs, grads + sums):
+        dt = t._dtype.as_numpy_dtype
+        if g is None:       # a captured tensor no iteration reads through a differentiable path
+            shape = np.shape(forward[ctx.attrs["grad_inputs"][len(out)]])
+            g = np.zeros(shape, dt)
+        out.append(np.asarray(g, dtype=dt))
+    return out[0] if len(out) == 1 else type(())(out)
+
+
+register_op(
+    "WhileGrad",
+    inputs=["input: list"],
+    outputs=_while_grad_outputs,
+    kernel=_while_grad_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Gradient of a While op: runs the loop again, then back through its iterations, and outputs the "
+        "grads w.r.t. the While inputs listed in attr grad_inputs (float initial values, float captured "
+        "tensors). Inputs: the While's inputs, then the grads of its float outputs. Second-order gradients "
+        "through a while_loop are not supported: this op is not differentiable.")
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
@@ -522,6 +672,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         loop = _Loop()
         loop.args, loop.pred, loop.body, loop.n = args, pred, outs, len(flat)
         loop.has_limit, loop.captured, loop.invariants = limit is not None, captured, invariants
+        loop.members = members
         inputs = list(flat) + ([limit] if limit is not None else []) + captured
         op = _build_while(graph, scope, inputs, loop, controls)
         from graphlab.ops import array_ops
