@@ -458,9 +458,13 @@ def _stateful_op_in(loop):
             if found is not None:
                 return found
             continue
-        if registry.get_opdef(op._type).stateful:
+        if registry.get_opdef(op._type).stateful and op._type not in _RERUN_SAFE:
             return op
     return None
+
+
+_RERUN_SAFE = frozenset(["Assert"])
+"""Stateful op types that give the same result when a loop runs again (a check of the same values)."""
 
 
 class _GradLoop:

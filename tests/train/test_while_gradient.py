@@ -111,8 +111,28 @@ def iterations_fed_and_nested(tf):
     return out
 
 
+def cond_and_assert_in_body(tf):
+    """A tf.cond and a tf.Assert inside the body (an Assert can run again), a captured tensor c returned
+    as a loop value, and a variable W read in one branch."""
+    tf.reset_default_graph()
+    W = tf.Variable(np.array([1.5, -0.5]), name="W")
+    c = tf.constant([0.3, 0.2], tf.float64)
+    x = tf.constant([1.0, 2.0], tf.float64)
+
+    def body(i, v, u):
+        with tf.control_dependencies([tf.Assert(tf.reduce_all(v < 100.0), [v])]):
+            v2 = tf.cond(i < 1, lambda: v * W, lambda: tf.sin(v) + W)
+        return i + 1, v2, c
+    _, y, u = tf.while_loop(lambda i, v, u: i < 3, body, (0, x, x))
+    grads = tf.gradients(tf.reduce_sum(y) + tf.reduce_sum(u * 2.0), [x, W, c])
+    with tf.Session() as sess:
+        sess.run(W.initializer)
+        gx, gW, gc = sess.run(grads)
+    return {"gx": gx.tolist(), "gW": gW.tolist(), "gc": gc.tolist()}
+
+
 CASES = [square_three_times, limited_with_counter, captured_weight, minimize_through_loop, unused_output,
-         iterations_fed_and_nested]
+         iterations_fed_and_nested, cond_and_assert_in_body]
 '''
 
 TF_DRIVER = '''
@@ -142,6 +162,9 @@ EXPECTED = {
     "iterations_fed_and_nested": {
         "gx0": [1.0, 1.0], "gw0": [0.0, 0.0], "gx3": [0.125, 8.0], "gw3": [2.75, -7.0],
         "z": 0.9460641901054186, "gz": 13.760933674260633, "gs": 15.767736501756978},
+    "cond_and_assert_in_body": {
+        "gx": [-0.08484664792760269, -0.061410916736475564], "gW": [0.14379364529517355, 1.4729642468120294],
+        "gc": [2.0, 2.0]},
 }
 
 
