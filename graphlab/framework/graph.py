@@ -172,12 +172,15 @@ class Graph:
         """Create and register an Operation named exactly ``name`` (already made unique)."""
         if self._finalized:
             self._check_not_finalized()
-        input_ops = [t._op for t in inputs]
-        control = self._control_inputs_for(input_ops) if self._control_stack else []
-        for c in extra_control_inputs:
-            if c not in control:
-                control.append(c)
-        op = Operation(self, op_type, name, inputs, attrs, control, source_info.caller(), provenance.current)
+        # an op without control inputs shares one empty tuple: one object less for the garbage collector
+        # to track per op (``Operation._add_control_input`` makes a list when one arrives later)
+        control = self._control_inputs_for([t._op for t in inputs]) if self._control_stack else ()
+        if extra_control_inputs:
+            control = list(control)
+            for c in extra_control_inputs:
+                if c not in control:
+                    control.append(c)
+        op = Operation(self, op_type, name, inputs, attrs, control, source_info.op_line(), provenance.current)
         return op
 
     def _register_op(self, op):

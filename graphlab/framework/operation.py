@@ -80,6 +80,8 @@ class Operation:
 
     def _add_control_input(self, op):
         if op not in self._control_inputs:
+            if type(self._control_inputs) is not list:   # the shared empty tuple of an op built without any
+                self._control_inputs = list(self._control_inputs)
             self._control_inputs.append(op)
             if op._control_outputs:
                 op._control_outputs.append(self)

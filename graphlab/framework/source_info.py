@@ -2,6 +2,7 @@
 import linecache
 import os
 import sys
+import threading
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -31,11 +32,25 @@ class SourceLine:
 
 
 _cache = {}
+_lines = {}   # (file, line, function) -> its one SourceLine
 
 
-def caller():
-    """The innermost frame that is not graphlab's own code (cheap: a few attribute reads per frame)."""
-    frame = sys._getframe(1)
+class _Pinned(threading.local):
+    line = None
+
+
+_pinned = _Pinned()
+
+
+def caller(frame=None):
+    """The innermost frame that is not graphlab's own code, starting the search at ``frame`` (default:
+    the frame that called ``caller``).
+
+    All ops built by one line of user code share one SourceLine: a loop like ``x = x + 1`` makes
+    thousands of ops but only one record of where they came from (and one object less per op for the
+    garbage collector to walk)."""
+    if frame is None:
+        frame = sys._getframe(1)
     while frame is not None:
         code = frame.f_code
         filename = code.co_filename
@@ -43,6 +58,33 @@ def caller():
         if inside is None:
             inside = _cache[filename] = filename.startswith(_PACKAGE_DIR)
         if not inside:
-            return SourceLine(filename, frame.f_lineno, code.co_name)
+            key = (filename, frame.f_lineno, code.co_name)
+            line = _lines.get(key)
+            if line is None:
+                line = _lines[key] = SourceLine(*key)
+            return line
         frame = frame.f_back
     return None
+
+
+def op_line():
+    """The user's line for an op being added now: the line pinned by the operator call that is building
+    it, else a search up the stack from the code that builds the op."""
+    line = _pinned.line
+    return line if line is not None else caller(sys._getframe(2))
+
+
+def call_pinned(fn, frame, *args):
+    """``fn(*args)`` with every op it builds attributed to the user's line found from ``frame``.
+
+    Walking up the stack is the costly part of recording where an op came from: each frame looked at
+    becomes a Python object. An operator like ``x + 1`` builds two ops from several nested graphlab calls;
+    searching once from the operator's caller, instead of from deep inside each op, keeps that cost to
+    one frame. Only for code that calls no user code while it runs (operators do not)."""
+    if _pinned.line is not None:
+        return fn(*args)
+    _pinned.line = caller(frame)
+    try:
+        return fn(*args)
+    finally:
+        _pinned.line = None

@@ -1,13 +1,16 @@
 """Tensor: a symbolic handle to one output of an Operation. It has a dtype and a static shape but no value;
 a value exists only inside a Session.run."""
-from graphlab.framework import tensor_shape
+import sys
+
+from graphlab.framework import source_info, tensor_shape
 
 _OVERLOADS = None  # filled by graphlab.ops.math_ops at import: name -> function(x, y) building the op
 
 
 def _overload(name):
     def method(self, *other):
-        return _OVERLOADS[name](self, *other)
+        # the ops an operator builds belong to the line that used the operator
+        return source_info.call_pinned(_OVERLOADS[name], sys._getframe(1), self, *other)
     method.__name__ = name
     return method
 

@@ -161,6 +161,8 @@ def _graph_for(inputs):
 
 
 def _convert_inputs(opdef, inputs, attrs, graph):
+    if not inputs and not opdef.inputs:
+        return ()            # shared by every input-less op (Const, Placeholder ...): nothing to track
     type_attr = opdef.shared_type_attr
     if type_attr is not None and type_attr not in attrs and len(inputs) == len(opdef.inputs):
         first = inputs[0]
