@@ -73,6 +73,38 @@ def test_source_line_points_at_this_file():
     assert "tf.constant(1.0, name=\"here\")" in src.text
 
 
+
+def _line_of(marker):
+    """The number of the line in this file that ends with ``# <marker>``."""
+    with open(__file__) as f:
+        for number, text in enumerate(f, 1):
+            if text.rstrip().endswith("# " + marker):
+                return number
+    raise AssertionError(marker)
+
+
+def _scale(t):
+    return t * 3.0  # inside-helper
+
+
+def test_operator_ops_and_their_constants_point_at_the_line_using_the_operator():
+    x = tf.placeholder(tf.float32, [], name="x")
+    for _ in range(3):
+        x = x + 1  # loop-line
+    y = _scale(x)  # helper-call
+    z = tf.cond(tf.constant(True), lambda: y - 1.0, lambda: y)  # cond-line
+    loss = tf.losses.mean_squared_error(tf.zeros([2]), tf.ones([2]) * y)  # loss-line
+    g = tf.get_default_graph()
+    line = {op.name: op.source_line.lineno for op in g.get_operations()}
+    assert line["add_2"] == line["add_2/y"] == _line_of("loop-line")
+    # the innermost line outside graphlab wins: the helper's own line, not the line calling it
+    assert line["mul"] == line["mul/y"] == _line_of("inside-helper")
+    assert line["cond/sub"] == line["cond/sub/y"] == _line_of("cond-line")
+    # graphlab's own use of operators (inside tf.losses) is attributed to the user's call
+    assert all(line[op.name] == _line_of("loss-line") for op in g.get_operations()
+               if op.name.startswith("mean_squared_error/"))
+    assert z.op.source_line is not None and loss.op.source_line is not None
+
 def test_operator_overloads_build_named_ops():
     x = tf.constant([[1.0, 2.0], [3.0, 4.0]], name="x")
     ops = {"add": x + 1.0, "mul": x * 2.0}
