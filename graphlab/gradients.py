@@ -99,9 +99,7 @@ def _static_axes(x_shape, y_shape):
 
 
 def _shape(x, out_type=dtypes.int32):
-    """``tf.shape`` as TF builds it: a Const named Shape when the static shape is fully known."""
-    if x._shape.is_fully_defined():
-        return registry.constant(np.array(x._shape.as_list(), dtype=out_type.as_numpy_dtype), name="Shape")
+    """``tf.shape`` (a Const named Shape when the static shape is fully known, as TF builds it)."""
     from graphlab.ops import array_ops
     return array_ops.shape(x, out_type=out_type)
 
@@ -237,10 +235,8 @@ def broadcast_to(input, shape, name=None):  # noqa: A002
 
 
 def _size(t):
-    """``tf.size`` as TF builds it: a Const named Size when the static shape is fully known."""
+    """``tf.size`` (a Const named Size when the element count is known statically, as TF builds it)."""
     from graphlab.ops import array_ops
-    if t._shape.is_fully_defined():
-        return registry.constant(np.int32(t._shape.num_elements()), name="Size")
     return array_ops.size(t)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
+from graphlab.framework.tensor import Tensor
 from graphlab.ops.registry import (NOT_DIFFERENTIABLE, build_op, constant, convert_to_tensor,
                                    register_op, same_as_input)
 
@@ -114,8 +115,46 @@ register_op(
 
 
 def stack(values, axis=0, name="stack"):
-    """``tf.stack``: N tensors of shape S become one tensor with a new axis of size N."""
+    """``tf.stack``: N tensors of shape S become one tensor with a new axis of size N. Along axis 0 the
+    list is converted as ``tf.convert_to_tensor`` would: one Const when it holds no tensor, else packed
+    with its plain values as constants named by their position ("stack/0"), as TF names them."""
+    if axis == 0:
+        return convert_to_tensor(list(values), name=name)
     return build_op("Pack", [list(values)], attrs={"axis": axis}, name=name).outputs[0]
+
+
+def autopack(values, dtype, name):
+    """A (nested) list holding tensors as one Pack op named ``name``; its other entries become Consts
+    named by their index inside that scope, of the first tensor's dtype unless ``dtype`` is given. A list
+    without tensors comes back as it is."""
+    if dtype is None:
+        dtype = _first_tensor_dtype(values)
+    with _scope(name, name, []) as scope:
+        items = []
+        must_pack = False
+        for i, item in enumerate(values):
+            if isinstance(item, (list, tuple)):
+                item = autopack(item, dtype, str(i))
+            elif not isinstance(item, Tensor) and hasattr(item, "_to_tensor"):
+                item = convert_to_tensor(item)
+            must_pack = must_pack or isinstance(item, Tensor)
+            items.append(item)
+        if not must_pack:
+            return items
+        tensors = [item if isinstance(item, Tensor) else constant(item, dtype=dtype, name=str(i))
+                   for i, item in enumerate(items)]
+        return build_op("Pack", [tensors], attrs={"axis": 0}, name=scope).outputs[0]
+
+
+def _first_tensor_dtype(values):
+    for item in values:
+        if isinstance(item, Tensor):
+            return item.dtype.base_dtype
+        if isinstance(item, (list, tuple)):
+            found = _first_tensor_dtype(item)
+            if found is not None:
+                return found
+    return None
 
 
 def _unpack_outputs(op):
@@ -278,12 +317,21 @@ def _reshape_kernel(ctx, x, shape):
                                    "shape %s" % (np.size(x), msg)) from None
 
 
+def _reshape_grad(op, grad):
+    """Back to the input's shape. With exactly one unknown dimension (and no zero-sized one) TF 2.x writes
+    that shape as a constant with -1 for the unknown (no run-time Shape op); otherwise tf.shape."""
+    dims = op.inputs[0].shape.as_list() if op.inputs[0].shape.ndims is not None else None
+    if dims is not None and dims.count(None) == 1 and 0 not in dims:
+        return [reshape(grad, [-1 if d is None else d for d in dims]), None]
+    return [reshape(grad, shape(op.inputs[0])), None]
+
+
 register_op(
     "Reshape",
     inputs=["tensor: T", "shape: Tshape=int32"],
     outputs=_reshape_outputs,
     kernel=_reshape_kernel,
-    grad=lambda op, grad: [reshape(grad, shape(op.inputs[0])), None],
+    grad=_reshape_grad,
     doc="The same values in a new shape; one -1 in the shape is inferred from the element count.")
 
 
@@ -1191,9 +1239,15 @@ register_op(
     doc="The run-time shape of a tensor, as a 1-D tensor.")
 
 
-def shape(input, name=None, out_type=dtypes.int32):  # noqa: A002
-    """``tf.shape``: the dynamic shape (``x.shape`` is the static one, which may hold None)."""
-    return build_op("Shape", [input], attrs={"out_type": dtypes.as_dtype(out_type)}, name=name).outputs[0]
+def shape(input, name=None, out_type=dtypes.int32, optimize=True):  # noqa: A002
+    """``tf.shape``: the dynamic shape (``x.shape`` is the static one, which may hold None). When the static
+    shape is fully known TF builds a Const named "Shape" instead of a Shape op, and so does graphlab
+    (``optimize=False`` always builds the op)."""
+    out_type = dtypes.as_dtype(out_type)
+    input = convert_to_tensor(input)
+    if optimize and input.shape.is_fully_defined():
+        return constant(np.array(input.shape.as_list(), dtype=out_type.as_numpy_dtype), name=name or "Shape")
+    return build_op("Shape", [input], attrs={"out_type": out_type}, name=name).outputs[0]
 
 
 register_op(
@@ -1219,9 +1273,17 @@ register_op(
     doc="The number of elements of a tensor.")
 
 
-def size(input, name=None, out_type=dtypes.int32):  # noqa: A002
-    """``tf.size``."""
-    return build_op("Size", [input], attrs={"out_type": dtypes.as_dtype(out_type)}, name=name).outputs[0]
+def size(input, name=None, out_type=dtypes.int32, optimize=True):  # noqa: A002
+    """``tf.size``: a Const named "Size" when the element count is known statically (as TF), else a Size
+    op."""
+    out_type = dtypes.as_dtype(out_type)
+    input = convert_to_tensor(input)
+    static = input.shape
+    if optimize and static.ndims is not None:
+        if static.is_fully_defined() or 0 in static.as_list():
+            count = static.num_elements() if static.is_fully_defined() else 0
+            return constant(np.array(count, dtype=out_type.as_numpy_dtype), name=name or "Size")
+    return build_op("Size", [input], attrs={"out_type": out_type}, name=name).outputs[0]
 
 
 register_op(

@@ -531,7 +531,14 @@ negative = _unary("Neg", np.negative, lambda op, g: [negative(g)], "negative: -x
 neg = negative
 abs = _unary("Abs", np.abs, lambda op, g: [multiply(g, sign(op.inputs[0]))],  # noqa: A001
              "abs: |x| (Python's abs()).")
-square = _unary("Square", np.square, lambda op, g: [multiply(g, multiply(op.inputs[0], 2))], "square: x * x.")
+def _square_grad(op, g):
+    # as TF builds it: the 2 is a Const made after the incoming gradient (so "Square_grad/Const")
+    with op.graph.control_dependencies([g]):
+        two = constant(2, dtype=op.inputs[0].dtype.base_dtype)
+        return [multiply(g, multiply(op.inputs[0], two))]
+
+
+square = _unary("Square", np.square, _square_grad, "square: x * x.")
 sqrt = _unary("Sqrt", np.sqrt, lambda op, g: [multiply(g, realdiv(_scalar(0.5, _y(op)), _y(op)))],
               "sqrt: the square root of x.", floats_only=True)
 rsqrt = _unary("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)),

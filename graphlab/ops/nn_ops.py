@@ -264,15 +264,17 @@ register_op("SoftmaxCrossEntropyWithLogits", inputs=["features: T", "labels: T"]
 
 
 def softmax_cross_entropy_with_logits_v2(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
-    """``tf.nn.softmax_cross_entropy_with_logits_v2`` for rank-2 logits: one SoftmaxCrossEntropyWithLogits op
-    (TF wraps it in reshapes; graphlab keeps the graph small) whose loss output is returned."""
+    """``tf.nn.softmax_cross_entropy_with_logits_v2``: the per-example loss, built as TF builds it. The
+    SoftmaxCrossEntropyWithLogits op works on matrices, so the logits and labels are first reshaped to
+    [examples, classes] and the loss is reshaped back to the logits' outer shape: the returned tensor is
+    ``<scope>/Reshape_2:0``, and the reshapes show up in drawings and gradients as they do in TF."""
     if _sentinel is not None:
         raise ValueError("Only call `softmax_cross_entropy_with_logits` with named arguments (labels=..., "
                          "logits=..., ...)")
     with graph_mod.name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as scope:
         logits = convert_to_tensor(logits, name="logits")
         labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype, name="labels")
-        return build_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope).outputs[0]
+        return _xent_through_matrices(logits, labels, scope, axis if axis is not None else dim)
 
 
 def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
@@ -283,7 +285,34 @@ def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
     with graph_mod.name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as scope:
         labels = array_ops.stop_gradient(labels, name="labels_stop_gradient")
         logits = convert_to_tensor(logits, name="logits")
-        return build_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope).outputs[0]
+        return _xent_through_matrices(logits, labels, scope, axis if axis is not None else dim)
+
+
+def _xent_through_matrices(logits, labels, scope, axis):
+    rank = logits.shape.ndims
+    if axis != -1 and (rank is None or axis != rank - 1):
+        raise ValueError("graphlab's softmax_cross_entropy_with_logits takes the classes on the last axis "
+                         "(axis=-1); transpose the logits and labels so the classes come last.")
+    input_rank = array_ops.rank(logits)
+    input_shape = array_ops.shape(logits)
+    cost = build_op("SoftmaxCrossEntropyWithLogits", [_flatten_outer_dims(logits), _flatten_outer_dims(labels)],
+                    name=scope).outputs[0]
+    outer_shape = array_ops.slice(input_shape, [0], [_math().subtract(input_rank, 1)])
+    cost = array_ops.reshape(cost, outer_shape)
+    if rank is not None:
+        cost.set_shape(logits.shape.as_list()[:-1])
+    return cost
+
+
+def _flatten_outer_dims(x):
+    """``x`` as a matrix [product of the outer dimensions, last dimension], as TF's helper builds it."""
+    rank = array_ops.rank(x)
+    last = array_ops.slice(array_ops.shape(x), [_math().subtract(rank, 1)], [1])
+    flat = array_ops.reshape(x, array_ops.concat([[-1], last], 0))
+    dims = x.shape.as_list() if x.shape.ndims is not None else None
+    if dims and None not in dims[:-1]:
+        flat.set_shape([int(np.prod(dims[:-1], dtype=np.int64)), dims[-1]])
+    return flat
 
 
 def _sparse_xent_outputs(op):

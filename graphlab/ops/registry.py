@@ -177,7 +177,7 @@ def _convert_inputs(opdef, inputs, attrs, graph):
     flat = []
     for arg, value in zip(opdef.inputs, inputs):
         if arg.any_list:
-            tensors = [convert_to_tensor(v, name=arg.name) for v in value]
+            tensors = [convert_to_tensor(v, name="%s_%d" % (arg.name, i)) for i, v in enumerate(value)]
             attrs.setdefault("Tlist", [t._dtype.base_dtype for t in tensors])
             flat.extend(tensors)
             continue
@@ -185,8 +185,9 @@ def _convert_inputs(opdef, inputs, attrs, graph):
             values = list(value)
             attrs[arg.list_attr] = len(values)
             tensors = []
-            for v in values:
-                t = _convert_one(opdef, arg, v, attrs, tensors[0] if tensors else None)
+            for i, v in enumerate(values):   # TF names converted list entries values_0, values_1 ...
+                t = _convert_one(opdef, arg, v, attrs, tensors[0] if tensors else None,
+                                 "%s_%d" % (arg.name, i))
                 tensors.append(t)
             if not values and arg.type_attr and arg.type_attr not in attrs:
                 attrs[arg.type_attr] = arg.default or dtypes.float32
@@ -196,7 +197,7 @@ def _convert_inputs(opdef, inputs, attrs, graph):
     return flat
 
 
-def _convert_one(opdef, arg, value, attrs, first_of_list):
+def _convert_one(opdef, arg, value, attrs, first_of_list, const_name=None):
     want = arg.fixed if arg.fixed is not None else attrs.get(arg.type_attr)
     if want is not None and not isinstance(want, dtypes.DType):
         want = dtypes.as_dtype(want)
@@ -204,7 +205,7 @@ def _convert_one(opdef, arg, value, attrs, first_of_list):
         tensor = value
     else:
         try:
-            tensor = convert_to_tensor(value, dtype=want, name=arg.name, as_ref=arg.is_ref,
+            tensor = convert_to_tensor(value, dtype=want, name=const_name or arg.name, as_ref=arg.is_ref,
                                        preferred_dtype=arg.default)
         except (TypeError, ValueError) as e:
             if want is None or isinstance(value, Tensor):
@@ -263,7 +264,7 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, as_ref
                         (value.name, dtype.name if dtype else None, name, as_ref))
     if isinstance(value, (list, tuple)) and _holds_tensors(value):
         from graphlab.ops import array_ops
-        return array_ops.stack(value, name=name or "packed")
+        return array_ops.autopack(value, dtype, name or "packed")
     if dtype is None and preferred_dtype is not None:
         try:
             return constant(value, dtype=preferred_dtype, name=name or "Const")

@@ -1,0 +1,79 @@
+"""The same TF1 code builds the same graph in graphlab as in real TensorFlow: every op's name, type and
+inputs, in creation order. Each snippet runs here and, through tests/tfref.py, in TF's own Python."""
+import json
+
+import pytest
+
+import graphlab
+from tests import tfref
+
+SNIPPETS = {
+    # the classic loss: TF reshapes logits and labels to matrices around the op, and the loss back
+    "softmax_xent_and_gradient": """
+x = tf.placeholder(tf.float32, [None, 5], name="logits")
+y = tf.placeholder(tf.float32, [None, 5], name="labels")
+loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=x))
+grads = tf.gradients(loss, [x])
+v2 = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=x)
+""",
+    "xent_on_3d_logits": """
+x = tf.placeholder(tf.float32, [4, None, 3], name="logits")
+y = tf.placeholder(tf.float32, [4, None, 3], name="labels")
+loss = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=x)
+grads = tf.gradients(tf.reduce_sum(loss), [x, y])
+""",
+    # tf.shape / tf.size are constants when the static shape is fully known
+    "shape_size_rank": """
+p = tf.placeholder(tf.float32, [None, 5], name="p")
+q = tf.placeholder(tf.float32, [3, 5], name="q")
+z = tf.placeholder(tf.float32, [0, None], name="z")
+outs = [tf.shape(p), tf.shape(q), tf.size(p), tf.size(q), tf.size(z), tf.rank(p)]
+""",
+    # list arguments: stack converts along axis 0 like a constant list; concat names entries values_i
+    "list_arguments": """
+b = tf.placeholder(tf.float32, [4], name="b")
+x = tf.placeholder(tf.float32, [3, 4], name="x")
+outs = [tf.stack([1.0, b[0]]), tf.stack([b, b], axis=1), tf.stack([[1.0, 2.0], [3.0, 4.0]]),
+        tf.concat([x, [[1.0, 2.0, 3.0, 4.0]]], 0), tf.add_n([b, b]),
+        tf.slice(x, [tf.rank(x) - 2, 0], [1, -1])]
+""",
+    "square_and_reshape_gradients": """
+x = tf.placeholder(tf.float32, [3, 4], name="x")
+p = tf.placeholder(tf.float32, [None, 4], name="p")
+loss = tf.reduce_sum(tf.square(x)) + tf.reduce_sum(tf.reshape(p, [-1])) + tf.reduce_sum(tf.reshape(x, [12]))
+grads = tf.gradients(loss, [x, p])
+""",
+}
+
+DUMP = """
+def dump():
+    return [[op.name, op.type, [t.name for t in op.inputs], sorted(c.name for c in op.control_inputs)]
+            for op in tf.get_default_graph().get_operations()]
+"""
+
+
+def graphlab_ops(source):
+    graphlab.reset_default_graph()
+    scope = {"tf": graphlab}
+    exec(DUMP + source, scope)
+    return scope["dump"]()
+
+
+@pytest.fixture(scope="module")
+def tf_graphs():
+    script = DUMP + "\nresults = {}\nsnippets = json.loads(sys.argv[1])\n" + \
+        "for key, src in snippets.items():\n" + \
+        "    tf.reset_default_graph()\n" + \
+        "    exec(src)\n" + \
+        "    results[key] = dump()\n" + \
+        "print(json.dumps(results))\n"
+    return tfref.run_tf_json(script, json.dumps(SNIPPETS))
+
+
+@pytest.mark.parametrize("key", sorted(SNIPPETS))
+def test_graph_matches_tensorflow_op_for_op(key, tf_graphs):
+    ours = graphlab_ops(SNIPPETS[key])
+    theirs = tf_graphs[key]
+    for mine, tfs in zip(ours, theirs):
+        assert mine == tfs
+    assert len(ours) == len(theirs)
