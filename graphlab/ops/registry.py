@@ -402,6 +402,9 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
         dt = dtypes.as_dtype(dtype).base_dtype          # to_numpy made arr of exactly this type
     else:
         dt = dtypes.as_dtype(arr.dtype) if arr.dtype.kind != "O" else dtypes.string
+    if isinstance(value, np.ndarray) and np.may_share_memory(arr, value):
+        arr = arr.copy()        # the graph keeps its own value: changing the user's array later changes nothing
+    arr.setflags(write=False)   # a Const's value is shared by every run; a fetch gets a copy (Session)
     return build_op("Const", (), attrs={"value": arr, "dtype": dt}, name=name).outputs[0]
 
 

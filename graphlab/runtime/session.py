@@ -233,6 +233,8 @@ def _as_result(value):
     if isinstance(value, np.ndarray):
         if value.ndim == 0:
             return value[()]
+        if not value.flags.writeable:   # shared with the graph (a Const's value, or a view of one)
+            return value.copy()
         return value
     if isinstance(value, np.generic):
         return value

@@ -175,3 +175,18 @@ def test_error_family():
         err = cls(None, None, "msg")
         assert isinstance(err, tf.errors.OpError)
         assert err.error_code == code and err.message == "msg" and err.op is None
+
+
+def test_a_constant_keeps_its_value_whatever_happens_to_arrays_outside_the_graph():
+    """As in TF: the graph holds its own copy of a constant, and every fetch is the caller's own array."""
+    source = np.array([1.0, 2.0], np.float32)
+    c = tf.constant(source)
+    doubled = tf.identity(c) * 1.0
+    source[0] = 99.0                        # the user's array changes after the constant was made
+    sess = tf.Session()
+    fetched, again = sess.run(c), sess.run(tf.reshape(c, [2, 1]))
+    fetched += 10.0                         # and a fetched result is changed in place
+    again[:] = -1.0
+    np.testing.assert_array_equal(sess.run(c), [1.0, 2.0])
+    np.testing.assert_array_equal(sess.run(doubled), [1.0, 2.0])
+    np.testing.assert_array_equal(sess.run(c), c.op.get_attr("value"))
