@@ -37,6 +37,23 @@ outs = [tf.stack([1.0, b[0]]), tf.stack([b, b], axis=1), tf.stack([[1.0, 2.0], [
         tf.concat([x, [[1.0, 2.0, 3.0, 4.0]]], 0), tf.add_n([b, b]),
         tf.slice(x, [tf.rank(x) - 2, 0], [1, -1])]
 """,
+    # the classic MNIST softmax tutorial with Adam: big zeros are Fills, slots, update ops, everything
+    "mnist_softmax_with_adam": """
+x = tf.placeholder(tf.float32, [None, 784], name="x")
+y_ = tf.placeholder(tf.float32, [None, 10], name="y_")
+W = tf.Variable(tf.zeros([784, 10]))
+b = tf.Variable(tf.zeros([10]))
+y = tf.matmul(x, W) + b
+cross_entropy = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=y))
+train_step = tf.train.AdamOptimizer(1e-3).minimize(cross_entropy)
+correct = tf.equal(tf.argmax(y, 1), tf.argmax(y_, 1))
+accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
+init = tf.global_variables_initializer()
+""",
+    "zeros_and_ones": """
+outs = [tf.ones([600, 600]), tf.zeros([10, 10]), tf.zeros([10, 100]), tf.ones([999]), tf.ones([1000], tf.int32),
+        tf.zeros([2, 3], tf.bool)]
+""",
     "square_and_reshape_gradients": """
 x = tf.placeholder(tf.float32, [3, 4], name="x")
 p = tf.placeholder(tf.float32, [None, 4], name="p")

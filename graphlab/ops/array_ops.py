@@ -1147,7 +1147,8 @@ def fill(dims, value, name=None):
 
 
 def _filled(shape_, value, dtype, name, default):
-    """zeros/ones: a Const when the shape is known in Python (as TF), else Fill(shape, value)."""
+    """zeros/ones as TF builds them: a Const when the shape is known in Python and holds fewer than 1000
+    elements, else Fill(shape, value)."""
     from graphlab.framework.tensor import Tensor
     dtype = dtypes.as_dtype(dtype).base_dtype
     with _scope(name, default, []) as scope:
@@ -1156,8 +1157,11 @@ def _filled(shape_, value, dtype, name, default):
         if not isinstance(shape_, Tensor) and not (isinstance(shape_, (list, tuple))
                                                    and any(isinstance(d, Tensor) for d in shape_)):
             dims = [int(d) for d in np.reshape(np.asarray(shape_, dtype=np.int64), [-1])]
-            return constant(np.full(dims, value, dtype=dtype.as_numpy_dtype), name=scope)
-        if isinstance(shape_, (list, tuple)):
+            if int(np.prod(dims, dtype=np.int64)) < 1000:
+                return constant(np.full(dims, value, dtype=dtype.as_numpy_dtype), name=scope)
+            # as TF: a Fill keeps big zeros/ones out of the GraphDef (and out of "large constant" warnings)
+            shape_ = constant(np.array(dims, dtype=np.int32), name="shape_as_tensor")
+        elif isinstance(shape_, (list, tuple)):
             shape_ = stack(shape_, name="packed")
         return fill(shape_, constant(np.asarray(value, dtype=dtype.as_numpy_dtype), name="Const"), name=scope)
 

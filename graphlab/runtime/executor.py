@@ -5,6 +5,8 @@ prepared steps, so a cached run costs only the ops it executes, whatever the siz
 """
 import time
 
+import numpy as np
+
 from graphlab.framework import errors
 from graphlab.ops import registry
 from graphlab.runtime import pruning
@@ -97,14 +99,20 @@ class Plan:
                 slots[t] = len(slots)
             self.fetch_slots.append(slots[t])
         self.num_slots = len(slots)
+        self._template = None            # slot values that never change between runs, once known
+        self._constant = _constant_steps(steps, fed_tensors, self.skipped)
 
     def run(self, feed_values, trace=None):
         """Execute the steps; returns the list of slot values. ``trace`` collects (op, start, end) times."""
-        values = [None] * self.num_slots
+        if self.has_control_flow or trace is not None:
+            values = [None] * self.num_slots
+            for slot, value in zip(self.feed_slots, feed_values):
+                values[slot] = value
+            return self._run_careful(values, trace)
+        template = self._template
+        values = template.copy() if template is not None else [None] * self.num_slots
         for slot, value in zip(self.feed_slots, feed_values):
             values[slot] = value
-        if self.has_control_flow or trace is not None:
-            return self._run_careful(values, trace)
         # the hot loop: kept apart from _run_steps_careful (cond's dead values, tracing) so it stays lean
         for kernel, ctx, ins, n_out, outs, _ in self.steps:
             try:
@@ -118,7 +126,29 @@ class Plan:
             elif n_out:
                 for slot, v in zip(outs, result):
                     values[slot] = v
+        if template is None and self._constant:
+            self._keep_constants(values)
         return values
+
+    def _keep_constants(self, values):
+        """After the first complete run: remember what the constant steps computed and leave them out of
+        later runs (TensorFlow's graph optimizer folds such ops into constants too). What a run reports
+        as executed does not change; the values are the same every time, only cheaper. Large results
+        (over FOLD_LIMIT_BYTES) are recomputed instead of being held by the plan."""
+        template = [None] * self.num_slots
+        kept = set()
+        for index in self._constant:
+            outs = self.steps[index][4]
+            results = [values[slot] for slot in outs]
+            if all(getattr(v, "nbytes", 0) <= FOLD_LIMIT_BYTES for v in results):
+                for slot, v in zip(outs, results):
+                    if isinstance(v, np.ndarray) and v.flags.writeable:
+                        v.setflags(write=False)   # shared by every later run; a fetch gets a copy
+                    template[slot] = v
+                kept.add(index)
+        self._template = template
+        self.steps = [step for i, step in enumerate(self.steps) if i not in kept]
+        self._constant = ()
 
     def _run_careful(self, values, trace):
         values = self._run_steps_careful(values, trace)
@@ -160,6 +190,29 @@ class Plan:
                 for slot, v in zip(outs, result):
                     values[slot] = v
         return values
+
+
+FOLD_LIMIT_BYTES = 1 << 20
+
+
+def _constant_steps(steps, fed_tensors, skipped):
+    """Indices (into the fast loop's steps) of ops whose results are the same in every run: stateless
+    ops without control inputs whose inputs all come from such ops (Consts to begin with), none fed."""
+    from graphlab.runtime.pruning import ALWAYS_RUN
+    fed = set(fed_tensors)
+    constant_ops = set()
+    indices = []
+    position = 0
+    for kernel, ctx, ins, n_out, outs, ctrl in steps:
+        op = ctx.op
+        if kernel is None:              # skipped: not in the fast loop
+            continue
+        if (not ctrl and op._type not in ALWAYS_RUN and not registry.get_opdef(op._type).stateful
+                and all(t not in fed and t._op in constant_ops for t in op._inputs)):
+            constant_ops.add(op)
+            indices.append(position)
+        position += 1
+    return indices
 
 
 def _kernel_failure(op, exc):

@@ -190,3 +190,25 @@ def test_a_constant_keeps_its_value_whatever_happens_to_arrays_outside_the_graph
     np.testing.assert_array_equal(sess.run(c), [1.0, 2.0])
     np.testing.assert_array_equal(sess.run(doubled), [1.0, 2.0])
     np.testing.assert_array_equal(sess.run(c), c.op.get_attr("value"))
+
+
+def test_results_computed_only_from_constants_stay_right_run_after_run():
+    """The plan keeps what constant-only ops compute after its first run (as TF folds constants); each
+    run still reports them as executed, and what a caller does to a fetched result never leaks back."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    scale = tf.reshape(tf.range(3.0), [1, 3]) * 2.0               # constants only
+    big = tf.ones([600, 600]) * 3.0                               # 1.4 MB: recomputed, not kept
+    y = x * scale
+    sess = tf.Session()
+    feed = {x: np.ones((2, 3), np.float32)}
+    runs = []
+    for _ in range(3):
+        got_scale, got_y, got_big = sess.run([scale, y, big], feed)
+        runs.append(list(sess.last_run.executed))
+        np.testing.assert_array_equal(got_scale, [[0.0, 2.0, 4.0]])
+        np.testing.assert_array_equal(got_y, [[0.0, 2.0, 4.0]] * 2)
+        assert got_big.shape == (600, 600) and float(got_big.min()) == float(got_big.max()) == 3.0
+        got_scale += 100.0
+        got_big[:] = 0.0
+    assert runs[0] == runs[1] == runs[2]
+    assert {"range", "Reshape", "mul", "ones", "mul_1"} <= set(runs[0])
