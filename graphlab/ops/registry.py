@@ -135,7 +135,11 @@ def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, contr
         raise ValueError("%s for '%s' (op: '%s') with input shapes: %s." % (
             str(e).rstrip("."), op_name, op_type,
             ", ".join(t._shape.bracket_str() for t in flat))) from None
-    op._outputs = [Tensor(op, i, dt, shape) for i, (dt, shape) in enumerate(specs)]
+    if len(specs) == 1:                  # the common case, without a comprehension's extra objects
+        dt, shape = specs[0]
+        op._outputs = [Tensor(op, 0, dt, shape)]
+    else:
+        op._outputs = [Tensor(op, i, dt, shape) for i, (dt, shape) in enumerate(specs)]
     graph._register_op(op)
     return op
 
@@ -167,8 +171,12 @@ def _convert_inputs(opdef, inputs, attrs, graph):
     if type_attr is not None and type_attr not in attrs and len(inputs) == len(opdef.inputs):
         first = inputs[0]
         if isinstance(first, Tensor):
+            # a plain loop, not all(<generator>): a generator is one more object per op for the collector
             base = first._dtype.base_dtype
-            if all(isinstance(t, Tensor) and t._dtype.base_dtype is base for t in inputs):
+            for t in inputs:
+                if not isinstance(t, Tensor) or t._dtype.base_dtype is not base:
+                    break
+            else:
                 attrs[type_attr] = base
                 return list(inputs)
     if len(inputs) != len(opdef.inputs):
