@@ -202,7 +202,7 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
     if rate is None:
         if keep_prob is None:
             raise ValueError("You must provide a rate to dropout.")
-        rate = 1 - keep_prob if isinstance(keep_prob, numbers.Real) else _math().subtract(1.0, keep_prob)
+        rate = 1 - keep_prob    # on a tensor, Python's operator: the op is named "sub", as in TF
     if isinstance(rate, numbers.Real):
         if not 0 <= rate < 1:
             raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate=%s"
@@ -215,15 +215,22 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
         if isinstance(rate, numbers.Real):
             scale = array_ops.constant(np.asarray(1 / (1 - rate), x.dtype.as_numpy_dtype), name="Const")
             rate_t = rate
-        else:
-            rate_t = convert_to_tensor(rate, dtype=x.dtype.base_dtype, name="rate")
-            scale = m.divide(1.0, m.subtract(1.0, rate_t))
-        scaled = m.multiply(x, scale, name="Mul")
+            scaled = m.multiply(x, scale, name="Mul")
+        else:   # as TF 2.x builds it: x / (1 - rate)
+            rate_t = convert_to_tensor(rate)
+            if rate_t.shape.ndims not in (None, 0):
+                raise ValueError("Shape must be rank 0 but is rank %d for the dropout rate" % rate_t.shape.ndims)
+            if rate_t.dtype.base_dtype != x.dtype.base_dtype:
+                rate_t = m.cast(rate_t, x.dtype.base_dtype, name="rate")
+            one = array_ops.constant(np.asarray(1, x.dtype.as_numpy_dtype), name="Const")
+            scaled = m.realdiv(x, m.subtract(one, rate_t))
         shape = array_ops.shape(x) if noise_shape is None else noise_shape
         noise = random_ops.random_uniform(shape, seed=seed, dtype=x.dtype)
         keep = m.greater_equal(noise, rate_t)
         zeros = array_ops.constant(np.asarray(0, x.dtype.as_numpy_dtype), name="Const")
-        return array_ops.where_v2(keep, scaled, zeros)
+        out = array_ops.where_v2(keep, scaled, zeros)
+        out.set_shape(x.shape)      # as TF: the result has x's static shape, whatever the noise shape
+        return out
 
 
 # --------------------------------------------------------------------------------- cross entropies
