@@ -59,6 +59,8 @@ from graphlab import graph_util, saved_model, train  # noqa: E402  (tf.train, tf
 from graphlab import layers  # noqa: E402  (tf.layers)
 from graphlab import losses, metrics  # noqa: E402  (tf.losses, tf.metrics)
 from graphlab.ops.math_ops import div_no_nan  # noqa: E402
+from graphlab.ops.math_ops import cumprod, cumsum  # noqa: E402
+from graphlab.ops.array_ops import setdiff1d  # noqa: E402
 from graphlab import contrib, summary  # noqa: E402  (tf.summary, tf.contrib.framework)
 from graphlab import logging_compat as logging  # noqa: E402  (tf.logging)
 from graphlab import app, gfile  # noqa: E402  (tf.app.run / tf.app.flags, tf.gfile)

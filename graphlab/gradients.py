@@ -336,17 +336,49 @@ def min_or_max_grad(op, grad):
 
 
 def prod_grad(op, grad):
-    """Gradient of Prod: grad * prod / x (exact away from zeros in the input; TF's exclusive-cumprod form,
-    exact at zeros too, is not used)."""
+    """Gradient of Prod, built as TF's _ProdGrad: d prod / d x_i is the product of all the other elements,
+    computed as an exclusive cumprod from the left times one from the right over the reduced axes (moved
+    to the front and flattened by a Transpose and Reshape), so it is exact where x holds zeros (grad *
+    prod / x would give NaN there)."""
     from graphlab.ops import array_ops, math_ops
-    input_shape = _shape(op.inputs[0])
-    y = op.outputs[0]
+    x = op.inputs[0]
+    input_shape = _shape(x)
+    reduction_indices = array_ops.reshape(op.inputs[1], [-1])
     if not op._attrs["keep_dims"]:
-        kept = reduced_shape(input_shape, op.inputs[1])
-        grad = array_ops.reshape(grad, kept)
-        y = array_ops.reshape(y, kept)
+        grad = array_ops.reshape(grad, reduced_shape(input_shape, op.inputs[1]))
     grad = broadcast_to(grad, input_shape)
-    return [math_ops.multiply(grad, math_ops.realdiv(y, op.inputs[0])), None]
+    rank = array_ops.rank(x)
+    reduction_indices = math_ops.cast(reduction_indices, rank.dtype)
+    reduced = (reduction_indices + rank) % rank
+    idx = array_ops.range(0, rank)
+    other, _ = array_ops.setdiff1d(idx, reduced, reduced.dtype)
+    perm = array_ops.concat([reduced, other], 0)
+    reduced_num = math_ops.reduce_prod(array_ops.gather(input_shape, reduced))
+    other_num = math_ops.reduce_prod(array_ops.gather(input_shape, other))
+    permuted = array_ops.transpose(x, perm)
+    _set_permuted_shape(permuted, x, op.inputs[1])
+    permuted_shape = _shape(permuted)
+    reshaped = array_ops.reshape(permuted, (reduced_num, other_num))
+    left = math_ops.cumprod(reshaped, axis=0, exclusive=True)
+    right = math_ops.cumprod(reshaped, axis=0, exclusive=True, reverse=True)
+    y = array_ops.reshape(math_ops.conj(left) * math_ops.conj(right), permuted_shape)
+    out = grad * array_ops.transpose(y, array_ops.invert_permutation(perm))
+    return [array_ops.reshape(out, input_shape), None]
+
+
+def _set_permuted_shape(permuted, x, axes):
+    """The static shape of Prod's gradient Transpose when the rank and axes are known at build time. TF's
+    shape inference evaluates the small perm subgraph (range, ListDiff, concat) to get it, which makes the
+    next tf.shape a Const there; graphlab computes the same permutation here."""
+    value = registry.const_value(axes)
+    rank = x._shape.ndims
+    if value is None or not rank:
+        return
+    reduced = [int(a) % rank for a in np.asarray(value).reshape(-1)]
+    perm = reduced + [i for i in range(rank) if i not in reduced]
+    if sorted(perm) == list(range(rank)):
+        dims = x._shape.as_list()
+        permuted.set_shape([dims[i] for i in perm])
 
 
 # ---------------------------------------------------------------------------------------- gradients()

@@ -119,6 +119,8 @@ SAMPLES = {
     "Ceil": (lambda x: tf.ceil(x) + x, [_u(3) + 0.3]),
     "ConcatV2": (lambda a, b: tf.concat([a, b], 1), [_u(2, 3), _u(2, 2)]),
     "Cos": (tf.cos, [_u(4)]),
+    "Cumsum": (lambda x: tf.cumsum(x, 1, exclusive=True) + tf.cumsum(x, -2, reverse=True), [_u(3, 4)]),
+    "Cumprod": (lambda x: tf.cumprod(x, 1) + tf.cumprod(x, 0, exclusive=True, reverse=True), [_pos(3, 4)]),
     "Elu": (tf.nn.elu, [_u(5) + 0.05]),
     "Exp": (tf.exp, [_u(4)]),
     "ExpandDims": (lambda x: tf.expand_dims(x, 1), [_u(3)]),

@@ -60,6 +60,22 @@ p = tf.placeholder(tf.float32, [None, 4], name="p")
 loss = tf.reduce_sum(tf.square(x)) + tf.reduce_sum(tf.reshape(p, [-1])) + tf.reduce_sum(tf.reshape(x, [12]))
 grads = tf.gradients(loss, [x, p])
 """,
+    # TF's exact Prod gradient: exclusive cumprods over the reduced axes moved to the front (ListDiff, Transpose)
+    "reduce_prod_gradients": """
+x = tf.placeholder(tf.float32, [3, 4], name="x")
+p = tf.placeholder(tf.float32, [None, 4, 2], name="p")
+u = tf.placeholder(tf.float32, None, name="u")
+loss = (tf.reduce_prod(x, 1) + tf.reduce_sum(tf.reduce_prod(p, [0, -1], keepdims=True))
+        + tf.reduce_prod(x) + tf.reduce_prod(u, 0)
+        + tf.reduce_sum(tf.reduce_prod(p, tf.constant([1], tf.int64), keepdims=True)))
+grads = tf.gradients(loss, [x, p, u])
+""",
+    "cumsum_cumprod_and_gradients": """
+x = tf.placeholder(tf.float32, [3, 4], name="x")
+outs = [tf.cumsum(x), tf.cumsum(x, 1, exclusive=True, reverse=True), tf.math.cumprod(x, -1, name="cp"),
+        tf.cumprod([1.0, 2.0], exclusive=True), tf.setdiff1d([1, 2, 3], [2]).idx]
+grads = tf.gradients(tf.reduce_sum(outs[1]) + tf.reduce_sum(outs[2]), [x])
+""",
 }
 
 DUMP = """

@@ -4,6 +4,7 @@ Each op is one block: its registration (inputs, output rule, kernel, gradient) f
 Python function(s).
 """
 import builtins
+import collections
 
 import numpy as np
 
@@ -396,6 +397,43 @@ def invert_permutation(x, name=None):
     """``tf.invert_permutation``."""
     return build_op("InvertPermutation", [x], name=name).outputs[0]
 
+
+# ------------------------------------------------------------------------------------ ListDiff (setdiff1d)
+def _list_diff_outputs(op):
+    out_idx = op._attrs["out_idx"]
+    if out_idx not in (dtypes.int32, dtypes.int64):
+        raise TypeError("Value passed to parameter 'out_idx' has DataType %s not in list of allowed values: "
+                        "int32, int64" % out_idx.name)
+    for t in op._inputs:
+        if t._shape.ndims not in (None, 1):
+            raise ValueError("Shape must be rank 1 but is rank %d" % t._shape.ndims)
+    return [(_dtype_of(op), tensor_shape.TensorShape([None])), (out_idx, tensor_shape.TensorShape([None]))]
+
+
+def _list_diff_kernel(ctx, x, y):
+    for value, what in ((x, "x"), (y, "y")):
+        if np.ndim(value) != 1:
+            raise InvalidArgumentError(None, ctx.op, "%s should be a 1D vector." % what)
+    x, remove = np.asarray(x), set(np.asarray(y).tolist())
+    keep = np.array([v not in remove for v in x.tolist()], dtype=bool).reshape(-1)
+    return x[keep], np.flatnonzero(keep).astype(ctx.attrs["out_idx"].as_numpy_dtype)
+
+
+register_op(
+    "ListDiff",
+    inputs=["x: T", "y: T"],
+    outputs=_list_diff_outputs,
+    kernel=_list_diff_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="The values of x that are not in y, in x's order (duplicates kept), and their positions in x.")
+
+ListDiff = collections.namedtuple("ListDiff", ["out", "idx"])
+
+
+def setdiff1d(x, y, index_dtype=dtypes.int32, name=None):
+    """``tf.setdiff1d``: (out, idx) with out the values of x not in y, in order, and x[idx] == out."""
+    op = build_op("ListDiff", [x, y], attrs={"out_idx": dtypes.as_dtype(index_dtype).base_dtype}, name=name)
+    return ListDiff(*op.outputs)
 
 # ---------------------------------------------------------------------------------- ExpandDims/Squeeze
 def _expand_dims_outputs(op):
@@ -1499,4 +1537,4 @@ __all__ = ["constant", "placeholder", "placeholder_with_default", "identity", "s
            "reshape", "transpose", "invert_permutation", "expand_dims", "squeeze", "concat", "split", "slice",
            "strided_slice", "gather", "unsorted_segment_sum", "tile", "pad", "fill", "zeros", "ones",
            "ones_like", "range", "shape", "shape_n", "size", "rank", "one_hot", "where", "where_v2",
-           "clip_by_value", "stop_gradient", "reverse", "boolean_mask"]
+           "clip_by_value", "stop_gradient", "reverse", "boolean_mask", "setdiff1d"]
