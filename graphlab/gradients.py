@@ -104,12 +104,17 @@ def _shape(x, out_type=dtypes.int32):
     return array_ops.shape(x, out_type=out_type)
 
 
-def reduce_broadcast(x, y, gx, gy):
+# TF's rules for these ops return the gradient untouched when x, y and grad have one fully known shape;
+# the others always go through SmartBroadcastGradientArgs (and so build the two Shape constants).
+SAME_SHAPE_SHORTCUT = frozenset(["Add", "AddV2", "Sub", "Mul", "MulNoNan", "SquaredDifference"])
+
+
+def reduce_broadcast(x, y, gx, gy, op_type="AddV2"):
     """Sum the output-shaped gradients ``gx``, ``gy`` of a broadcasting op back to the shapes of ``x`` and
     ``y`` (TF's SmartBroadcastGradientArgs: static axes when shapes allow, BroadcastGradientArgs if not)."""
     from graphlab.ops import array_ops, math_ops
     grad = gx if gx is not None else gy
-    if grad is None or _fully_equal(x, y, grad):
+    if grad is None or op_type in SAME_SHAPE_SHORTCUT and _fully_equal(x, y, grad):
         return gx, gy
     sx = _shape(x)
     sy = _shape(y)
@@ -523,11 +528,13 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
             with graph.name_scope(op.name + "_grad"):
                 in_grads = _as_list(rule(op, *out_grads))
                 if op._type in BROADCASTING_OPS and len(op._inputs) == 2 and len(in_grads) == 2:
-                    in_grads = list(reduce_broadcast(op._inputs[0], op._inputs[1], *in_grads))
+                    in_grads = list(reduce_broadcast(op._inputs[0], op._inputs[1], *in_grads, op_type=op._type))
                 elif op._type == "BatchMatMulV2":
                     in_grads = [_reduce_batch_dims(g, x) for g, x in zip(in_grads, op._inputs)]
-                elif op._type in ("Select", "SelectV2") and len(in_grads) == 3:
-                    in_grads[1:] = list(reduce_broadcast(op._inputs[1], op._inputs[2], *in_grads[1:]))
+                elif op._type == "SelectV2" and len(in_grads) == 3:   # each branch against the output
+                    z = op._outputs[0]
+                    in_grads[1] = reduce_broadcast(op._inputs[1], z, in_grads[1], None, op._type)[0]
+                    in_grads[2] = reduce_broadcast(op._inputs[2], z, in_grads[2], None, op._type)[0]
                 if len(in_grads) != len(op._inputs):
                     raise ValueError("Num gradients %d generated for op %s do not match num inputs %d" %
                                      (len(in_grads), op.name, len(op._inputs)))

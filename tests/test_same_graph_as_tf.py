@@ -50,6 +50,52 @@ correct = tf.equal(tf.argmax(y, 1), tf.argmax(y_, 1))
 accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
 init = tf.global_variables_initializer()
 """,
+    # the classic linear-regression tutorial: scalar placeholders of unknown shape, pow, truediv
+    "linear_regression_tutorial": """
+X = tf.placeholder(tf.float32, name="X")
+Y = tf.placeholder(tf.float32, name="Y")
+W = tf.Variable(0.5, name="weight")
+b = tf.Variable(0.5, name="bias")
+pred = tf.add(tf.multiply(X, W), b)
+cost = tf.reduce_sum(tf.pow(pred - Y, 2)) / (2 * 17)
+optimizer = tf.train.GradientDescentOptimizer(0.01).minimize(cost)
+init = tf.global_variables_initializer()
+""",
+    # the Deep MNIST tutorial (shortened to one conv layer): conv, pool, dropout on keep_prob, Adam
+    "deep_mnist_tutorial": """
+def weight_variable(shape):
+    return tf.Variable(tf.truncated_normal(shape, stddev=0.1))
+def bias_variable(shape):
+    return tf.Variable(tf.constant(0.1, shape=shape))
+def conv2d(x, W):
+    return tf.nn.conv2d(x, W, strides=[1, 1, 1, 1], padding='SAME')
+def max_pool_2x2(x):
+    return tf.nn.max_pool(x, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='SAME')
+x = tf.placeholder(tf.float32, shape=[None, 784])
+y_ = tf.placeholder(tf.float32, shape=[None, 10])
+x_image = tf.reshape(x, [-1, 28, 28, 1])
+W_conv1 = weight_variable([5, 5, 1, 32]); b_conv1 = bias_variable([32])
+h_conv1 = tf.nn.relu(conv2d(x_image, W_conv1) + b_conv1)
+h_pool1 = max_pool_2x2(h_conv1)
+W_fc1 = weight_variable([14 * 14 * 32, 64]); b_fc1 = bias_variable([64])
+h_pool1_flat = tf.reshape(h_pool1, [-1, 14 * 14 * 32])
+h_fc1 = tf.nn.relu(tf.matmul(h_pool1_flat, W_fc1) + b_fc1)
+keep_prob = tf.placeholder(tf.float32)
+h_fc1_drop = tf.nn.dropout(h_fc1, keep_prob)
+W_fc2 = weight_variable([64, 10]); b_fc2 = bias_variable([10])
+y_conv = tf.matmul(h_fc1_drop, W_fc2) + b_fc2
+cross_entropy = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=y_conv))
+train_step = tf.train.AdamOptimizer(1e-4).minimize(cross_entropy)
+correct_prediction = tf.equal(tf.argmax(y_conv, 1), tf.argmax(y_, 1))
+accuracy = tf.reduce_mean(tf.cast(correct_prediction, tf.float32))
+""",
+    "zeros_like_and_ones_like": """
+p = tf.placeholder(tf.float32, [None, 3], name="p")
+q = tf.placeholder(tf.float32, [2, 3], name="q")
+big = tf.placeholder(tf.float32, [40, 30], name="big")
+outs = [tf.zeros_like(p), tf.zeros_like(q), tf.zeros_like(big), tf.ones_like(p), tf.ones_like(q), tf.ones_like(big),
+        tf.zeros_like(q, dtype=tf.int32), tf.zeros_like(p, dtype=tf.int32), tf.ones_like(p, dtype=tf.int32), tf.zeros_like([1, 2])]
+""",
     "zeros_and_ones": """
 outs = [tf.ones([600, 600]), tf.zeros([10, 10]), tf.zeros([10, 100]), tf.ones([999]), tf.ones([1000], tf.int32),
         tf.zeros([2, 3], tf.bool)]

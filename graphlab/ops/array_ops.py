@@ -204,12 +204,16 @@ register_op(
 
 
 def zeros_like(tensor, dtype=None, name=None, optimize=True):
-    """``tf.zeros_like``."""
-    tensor = convert_to_tensor(tensor)
-    if dtype is not None and dtypes.as_dtype(dtype) != tensor.dtype.base_dtype:
-        from graphlab.ops import math_ops
-        return math_ops.cast(build_op("ZerosLike", [tensor], name=name).outputs[0], dtype)
-    return build_op("ZerosLike", [tensor], name=name).outputs[0]
+    """``tf.zeros_like`` as TF builds it under the scope "zeros_like": tf.zeros of the static shape when
+    that is fully known, else a ZerosLike op (or zeros of tf.shape when the dtype changes)."""
+    with _scope(name, "zeros_like", [tensor]) as scope:
+        tensor = convert_to_tensor(tensor, name="tensor")
+        dt = dtypes.as_dtype(dtype).base_dtype if dtype is not None else tensor.dtype.base_dtype
+        if optimize and tensor.shape.is_fully_defined():
+            return zeros(tensor.shape.as_list(), dt, name=scope)
+        if dt != tensor.dtype.base_dtype:
+            return zeros(shape(tensor, optimize=optimize), dt, name=scope)
+        return build_op("ZerosLike", [tensor], name=scope).outputs[0]
 
 
 def zeros_like_output(op, index):
@@ -1228,9 +1232,14 @@ def ones_like(tensor, dtype=None, name=None, optimize=True):
     with _scope(name, "ones_like", [tensor]) as scope:
         tensor = convert_to_tensor(tensor, name="tensor")
         dt = dtypes.as_dtype(dtype).base_dtype if dtype is not None else tensor.dtype.base_dtype
-        if optimize and tensor.shape.is_fully_defined():
-            return constant(np.ones(tensor.shape.as_list(), dt.as_numpy_dtype), name=scope)
-        return fill(shape(tensor), constant(np.asarray(1, dt.as_numpy_dtype), name="Const"), name=scope)
+        if optimize and tensor.shape.is_fully_defined():   # TF 2.x: the shape as a constant, still a Fill
+            with _scope(None, "Shape", [tensor]):
+                dims = constant(np.array(tensor.shape.as_list(), np.int32), name="shape_as_tensor")
+        else:
+            dims = shape(tensor, optimize=False)
+        out = fill(dims, constant(np.asarray(1, dt.as_numpy_dtype), name="Const"), name=scope)
+        out.set_shape(tensor.shape)
+        return out
 
 
 # ----------------------------------------------------------------------------------------------- Range
@@ -1415,7 +1424,7 @@ def _select_kernel(ctx, c, x, y):
 
 def _select_grad(op, grad):
     c = op.inputs[0]
-    z = zeros_like(grad)
+    z = zeros_like(op.inputs[1])
     return [None, where(c, grad, z), where(c, z, grad)]
 
 
@@ -1429,8 +1438,10 @@ register_op(
 
 
 def _select_v2_grad(op, grad):
+    """As TF: a scalar zero broadcast by SelectV2; each branch's gradient is summed back to its own shape
+    from the output's (gradients.py does that for SelectV2)."""
     c = op.inputs[0]
-    z = zeros_like(grad)
+    z = zeros([], dtype=grad.dtype.base_dtype)
     return [None, where_v2(c, grad, z), where_v2(c, z, grad)]
 
 

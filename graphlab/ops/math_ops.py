@@ -161,7 +161,7 @@ def _realdiv_kernel(ctx, x, y):
 
 def _realdiv_grad(op, grad):
     x, y = op.inputs
-    return [realdiv(grad, y), multiply(grad, realdiv(realdiv(negative(x), y), y))]
+    return [realdiv(grad, y), grad * realdiv(realdiv(negative(x), y), y)]   # "mul", as TF writes it
 
 
 register_op(
@@ -299,13 +299,15 @@ def _pow_kernel(ctx, x, y):
 
 
 def _pow_grad(op, grad):
-    """d/dx = y x^(y-1); d/dy = x^y log x, taken as 0 where x <= 0 (as TF does)."""
+    """d/dx = y x^(y-1); d/dy = x^y log x, taken as 0 where x <= 0. Written with Python's operators and
+    tf.where as TF writes it, so the ops get TF's names (mul, sub, Greater, Select ...)."""
+    from graphlab.ops import array_ops
     x, y = op.inputs
-    z = op.outputs[0]
-    gx = multiply(grad, multiply(y, pow(x, subtract(y, 1))))
-    positive = cast(greater(x, 0), x.dtype)
-    safe_log = log(add(multiply(x, positive), subtract(_scalar(1, x), positive)))
-    gy = multiply(grad, multiply(z, multiply(safe_log, positive)))
+    gx = grad * y * pow(x, y - 1)
+    mask = x > 0
+    safe_x = array_ops.where(mask, x, array_ops.ones_like(x))
+    log_x = array_ops.where(mask, log(safe_x), array_ops.zeros_like(x))
+    gy = grad * op.outputs[0] * log_x
     return [gx, gy]
 
 
@@ -856,13 +858,17 @@ def _reduction(op_type, np_fn, grad, doc, default_name=None, dtype=None):
         if axis is None:
             axis = reduction_indices
         x = convert_to_tensor(input_tensor)
-        if axis is None:
+        everything = axis is None
+        if everything:
             if x.shape.ndims is None:
                 from graphlab.ops import array_ops
                 axis = array_ops.range(0, array_ops.rank(x))
             else:
                 axis = constant(np.arange(x.shape.ndims, dtype=np.int32), name="Const")
-        return build_op(op_type, [x, axis], attrs={"keep_dims": keep}, name=name).outputs[0]
+        out = build_op(op_type, [x, axis], attrs={"keep_dims": keep}, name=name).outputs[0]
+        if everything and not keep and not out.shape.is_fully_defined():
+            out.set_shape([])      # reducing over every axis gives a scalar, whatever the input's rank (TF)
+        return out
     reduce.__doc__ = "``tf.%s``: axis None (all), an int or a list; keepdims (alias keep_dims)." % (
         doc.split(":")[0])
     return reduce
