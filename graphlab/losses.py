@@ -9,7 +9,7 @@ in TF). ``get_total_loss`` adds the collected losses (and regularization losses)
 from graphlab.framework import dtypes, graph as graph_mod
 from graphlab.framework.graph import GraphKeys
 from graphlab.framework.tensor import Tensor
-from graphlab.ops import array_ops, math_ops, nn_ops
+from graphlab.ops import array_ops, math_ops, nn_ops, weights_broadcast_ops
 from graphlab.ops.registry import constant, convert_to_tensor
 
 
@@ -49,8 +49,7 @@ def _num_present(losses, weights):
         weights = _float(weights)
         present = array_ops.where(math_ops.equal(weights, 0.0), array_ops.zeros_like(weights),
                                   array_ops.ones_like(weights))
-        with losses.graph.name_scope("broadcast_weights"):
-            present = math_ops.multiply(present, array_ops.ones_like(losses))
+        present = weights_broadcast_ops.broadcast_weights(present, losses)
         return math_ops.reduce_sum(present, name=scope)
 
 
@@ -70,25 +69,32 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
     Reduction.validate(reduction)
     graph = _graph([losses, weights])
     with graph.as_default(), graph.name_scope(scope or "weighted_loss"):
-        losses = convert_to_tensor(losses)
-        input_dtype = losses.dtype.base_dtype
-        losses = _float(losses)
-        weights = _float(weights)
-        weighted = math_ops.multiply(losses, weights)
-        if reduction == Reduction.NONE:
-            loss = weighted
-        else:
-            loss = math_ops.reduce_sum(weighted)
-            if reduction == Reduction.MEAN:
-                loss = _safe_mean(loss, math_ops.reduce_sum(
-                    math_ops.multiply(array_ops.ones_like(losses), weights)))
-            elif reduction == Reduction.SUM_BY_NONZERO_WEIGHTS:
-                loss = _safe_mean(loss, _num_present(losses, weights))
-            elif reduction == Reduction.SUM_OVER_BATCH_SIZE:
-                loss = _safe_mean(loss, _num_elements(losses))
-        loss = math_ops.cast(loss, input_dtype)
-        add_loss(loss, loss_collection)
-        return loss
+        # as TF: every op of the loss waits for the check that the weights fit the losses
+        with graph.control_dependencies([weights_broadcast_ops.assert_broadcastable(weights, losses)]):
+            return _weighted(losses, weights, loss_collection, reduction)
+
+
+def _weighted(losses, weights, loss_collection, reduction):
+    """The body of ``compute_weighted_loss``, built inside its scope and control dependency."""
+    losses = convert_to_tensor(losses)
+    input_dtype = losses.dtype.base_dtype
+    losses = _float(losses)
+    weights = _float(weights)
+    weighted = math_ops.multiply(losses, weights)
+    if reduction == Reduction.NONE:
+        loss = weighted
+    else:
+        loss = math_ops.reduce_sum(weighted)
+        if reduction == Reduction.MEAN:
+            loss = _safe_mean(loss, math_ops.reduce_sum(
+                math_ops.multiply(array_ops.ones_like(losses), weights)))
+        elif reduction == Reduction.SUM_BY_NONZERO_WEIGHTS:
+            loss = _safe_mean(loss, _num_present(losses, weights))
+        elif reduction == Reduction.SUM_OVER_BATCH_SIZE:
+            loss = _safe_mean(loss, _num_elements(losses))
+    loss = math_ops.cast(loss, input_dtype)
+    add_loss(loss, loss_collection)
+    return loss
 
 
 def _loss_scope(scope, default, values):

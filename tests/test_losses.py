@@ -84,3 +84,21 @@ def test_metrics_accuracy_streams_through_local_variables():
     assert (acc_w.name, update_w.name) == ("acc_w/value:0", "acc_w/update_op:0")
     sess.run(tf.local_variables_initializer())
     assert sess.run(update_w, {labels: [1, 2, 3], predictions: [1, 0, 0]}) == 0.5
+
+
+def test_weights_that_cannot_broadcast_fail_where_the_loss_is_built():
+    """TF checks the weights' static shape while building (assert_broadcastable) and says why."""
+    labels = tf.placeholder(tf.float32, [4, 3])
+    predictions = tf.placeholder(tf.float32, [4, 3])
+    with pytest.raises(ValueError, match=r"weights can not be broadcast to values\. values\.rank=2\. "
+                                         r"weights\.rank=1\."):
+        tf.losses.mean_squared_error(labels, predictions, weights=tf.ones([3]))
+    with pytest.raises(ValueError, match=r"weights can not be broadcast to values\. Mismatch at dim 1\. "
+                                         r"values\.shape=\[4 3\], weights\.shape=\[4 2\]"):
+        tf.losses.mean_squared_error(labels, predictions, weights=tf.ones([4, 2]))
+    loss = tf.losses.mean_squared_error(labels, predictions, weights=tf.constant([[1.0], [0.0], [1.0], [1.0]]))
+    check = tf.get_default_graph().get_operation_by_name("mean_squared_error_2/assert_broadcastable/"
+                                                         "static_dims_check_success")
+    assert check.type == "NoOp"
+    value = tf.Session().run(loss, {labels: np.zeros((4, 3), np.float32), predictions: np.ones((4, 3), np.float32)})
+    assert value == pytest.approx(1.0)

@@ -212,6 +212,11 @@ def _convert_one(opdef, arg, value, attrs, first_of_list, const_name=None):
     if isinstance(value, Tensor):
         tensor = value
     else:
+        if (want is None and arg.default is not None and arg.default != dtypes.float32
+                and isinstance(value, (list, tuple)) and not value):
+            # TF's quirk, kept so graphs match: an empty list is first made a float32 Const, which stays
+            # in the graph unused, and the input gets a second Const ("Reshape/shape_1" for a reshape to [])
+            constant(value, name=const_name or arg.name)
         try:
             tensor = convert_to_tensor(value, dtype=want, name=const_name or arg.name, as_ref=arg.is_ref,
                                        preferred_dtype=arg.default)
