@@ -5,5 +5,6 @@ from graphlab.ops.nn_ops import (bias_add, dropout, elu, l2_loss, leaky_relu, lo
                                  softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
                                  sparse_softmax_cross_entropy_with_logits, tanh)
 from graphlab.ops.nn_ops import in_top_k, top_k  # noqa: F401,E402
+from graphlab.ops.nn_ops import crelu, selu, silu, softplus, softsign, swish  # noqa: F401,E402
 from graphlab.ops.conv_ops import (avg_pool, avg_pool2d, conv2d, conv2d_backprop_filter,  # noqa: F401,E402
                                    conv2d_backprop_input, max_pool, max_pool2d)

@@ -198,6 +198,29 @@ SAMPLES = {
     "StridedSliceGrad": (lambda dy: _raw("StridedSliceGrad", [_i([3, 4]), _i([1, 0]), _i([3, 4]), _i([1, 2]), dy],
                                          begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
                                          shrink_axis_mask=0), [_u(2, 2)]),
+    # unary math and activations added with TF's rules (and the *Grad ops those rules build)
+    "Expm1": (tf.expm1, [_u(4)]),
+    "Atan": (tf.atan, [_u(4) * 2]),
+    "Asin": (tf.asin, [_u(4) * 0.8]),
+    "Acos": (tf.acos, [_u(4) * 0.8]),
+    "Sinh": (tf.sinh, [_u(4)]),
+    "Cosh": (tf.cosh, [_u(4)]),
+    "Tan": (tf.tan, [_u(4)]),
+    "Erf": (tf.erf, [_u(4) * 2]),
+    "Lgamma": (tf.lgamma, [np.array([0.3, 1.7, 4.2, -0.5])]),
+    "Digamma": (tf.digamma, [np.array([0.3, 1.7, 4.2, -0.5])]),
+    "Polygamma": (lambda x: tf.polygamma(tf.constant(np.array([1.0, 2.0, 1.0])), x), [np.array([0.7, 2.5, -1.5])]),
+    "Softplus": (tf.nn.softplus, [_u(4) * 3]),
+    "Selu": (tf.nn.selu, [_u(5) + 0.05]),
+    "Softsign": (tf.nn.softsign, [_u(4) * 3]),
+    "IdentityN": (lambda x: tf.nn.swish(x) + tf.nn.swish(x, beta=tf.constant(1.5, tf.float64)) * 2.0, [_u(4) * 3]),
+    "SigmoidGrad": (lambda y, dy: _raw("SigmoidGrad", [y, dy]), [_u(4) * 0.4 + 0.5, _u(4)]),
+    "TanhGrad": (lambda y, dy: _raw("TanhGrad", [y, dy]), [_u(4) * 0.9, _u(4)]),
+    "SqrtGrad": (lambda y, dy: _raw("SqrtGrad", [y, dy]), [_pos(4), _u(4)]),
+    "RsqrtGrad": (lambda y, dy: _raw("RsqrtGrad", [y, dy]), [_pos(4), _u(4)]),
+    "ReciprocalGrad": (lambda y, dy: _raw("ReciprocalGrad", [y, dy]), [_u(4) * 2, _u(4)]),
+    "SeluGrad": (lambda g, y: _raw("SeluGrad", [g, y]), [_u(4), _u(4) + 0.05]),
+    "SoftplusGrad": (lambda g, x: _raw("SoftplusGrad", [g, x]), [_u(4), _u(4) * 3]),
     "Print": (lambda x: tf.Print(x, [x], message="x: "), [_u(3)]),
     "Merge": (lambda x: tf.cond(tf.constant(True), lambda: x * 2.0, lambda: x), [_u(3)]),
     "Switch": (lambda x: tf.cond(tf.constant(False), lambda: x * 2.0, lambda: x * 3.0), [_u(3)]),
@@ -230,9 +253,21 @@ def _raw(op_type, inputs, **attrs):
     return registry.build_op(op_type, inputs, attrs=attrs).outputs[0]
 
 
+# TF registers no gradient for these on purpose: differentiating them raises LookupError, as in TF
+NO_RULE_IN_TF = {"SoftsignGrad"}
+
+
 def _differentiable_types():
     return [t for t in registry.registered_types()
-            if registry.get_opdef(t).grad is not registry.NOT_DIFFERENTIABLE]
+            if registry.get_opdef(t).grad is not registry.NOT_DIFFERENTIABLE and t not in NO_RULE_IN_TF]
+
+
+def test_softsign_grad_has_no_gradient_as_in_tensorflow():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    g = tf.gradients(tf.nn.softsign(x), x)[0]
+    with pytest.raises(LookupError, match=r"No gradient defined for operation'gradients/Softsign_grad/"
+                                          r"SoftsignGrad' \(op type: SoftsignGrad\)"):
+        tf.gradients(g, x)
 
 
 @pytest.mark.parametrize("op_type", _differentiable_types())

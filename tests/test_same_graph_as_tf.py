@@ -122,6 +122,34 @@ outs = [tf.cumsum(x), tf.cumsum(x, 1, exclusive=True, reverse=True), tf.math.cum
         tf.cumprod([1.0, 2.0], exclusive=True), tf.setdiff1d([1, 2, 3], [2]).idx]
 grads = tf.gradients(tf.reduce_sum(outs[1]) + tf.reduce_sum(outs[2]), [x])
 """,
+    # unary math and activations with TF's gradient rules: *Grad ops (SigmoidGrad ...), control dependencies
+    # on the incoming gradient, swish's custom gradient (IdentityN); crelu's forward ops only (the ConcatV2
+    # gradient is built differently: TF slices with ConcatOffset)
+    "unary_math_and_gradients": """
+x = tf.placeholder(tf.float32, [None, 3], name="x")
+fns = [tf.sigmoid, tf.tanh, tf.sqrt, tf.rsqrt, tf.reciprocal, tf.exp, tf.log, tf.square, tf.abs, tf.negative,
+       tf.sin, tf.cos, tf.nn.relu, tf.nn.relu6, tf.nn.elu, tf.nn.softplus, tf.log1p, tf.sign, tf.floor,
+       tf.nn.softmax, tf.nn.log_softmax, tf.nn.leaky_relu, tf.nn.selu, tf.nn.softsign, tf.expm1, tf.atan,
+       tf.asin, tf.acos, tf.sinh, tf.cosh, tf.tan, tf.erf, tf.lgamma, tf.digamma, tf.ceil, tf.round,
+       tf.nn.swish, tf.math.softplus, tf.math.softsign, tf.nn.silu]
+ys = [f(x) for f in fns]
+crelu = tf.nn.crelu(x)
+grads = tf.gradients(tf.add_n([tf.reduce_sum(y) for y in ys]), x)
+p = tf.placeholder(tf.float32, [2], name="p")
+second = tf.gradients(tf.gradients(tf.reduce_sum(tf.sigmoid(p) + tf.tanh(p) + tf.sqrt(p) + tf.rsqrt(p)
+                                                 + tf.reciprocal(p) + tf.nn.softplus(p)), p)[0], p)
+poly = tf.gradients(tf.reduce_sum(tf.polygamma(tf.constant(2.0), p)), p)
+""",
+    "l2loss_divnonan_squared_difference_mul_gradients": """
+x = tf.placeholder(tf.float32, [3, 4], name="x")
+y = tf.placeholder(tf.float32, [3, 4], name="y")
+p = tf.placeholder(tf.float32, [None, 4], name="p")
+b = tf.placeholder(tf.float32, [4], name="b")
+loss = (tf.nn.l2_loss(x) + tf.reduce_sum(tf.div_no_nan(x, y)) + tf.reduce_sum(tf.squared_difference(x, y))
+        + tf.reduce_sum(tf.squared_difference(p, b)) + tf.reduce_sum(x * y) + tf.reduce_sum(p * b)
+        + tf.reduce_sum(tf.div_no_nan(p, b)))
+grads = tf.gradients(loss, [x, y, p, b])
+""",
 }
 
 DUMP = """

@@ -7,6 +7,8 @@ Gradient rules build ops through the public functions below, so gradients are or
 broadcasting binary ops return gradients shaped like the (broadcast) output: graphlab.gradients sums them
 back to each input's shape centrally, so no rule here repeats that work.
 """
+import math
+
 import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor as tensor_mod, tensor_shape
@@ -136,18 +138,43 @@ def subtract(x, y, name=None):
 
 
 # ------------------------------------------------------------------------------------------------ Mul
+def _fully_equal(*tensors):
+    """TF's _ShapesFullySpecifiedAndEqual: every static shape fully known and the same."""
+    first = tensors[0].shape
+    return first.is_fully_defined() and all(t.shape.is_fully_defined() and t.shape.as_list() == first.as_list()
+                                            for t in tensors[1:])
+
+
+def _mul_grad(op, grad):
+    """TF's _MulGrad: (grad * y, grad * x) in its same-shape shortcut (float32/int32 only), else
+    (grad * y, x * grad); the order of the operands shows in the graph."""
+    x, y = op.inputs
+    if _fully_equal(x, y, grad) and grad.dtype.base_dtype in (dtypes.int32, dtypes.float32):
+        return [multiply(grad, y), multiply(grad, x)]
+    return [multiply(grad, y), multiply(x, grad)]
+
+
 register_op(
     "Mul",
     inputs=["x: T", "y: T"],
     outputs=broadcast_outputs(),
     kernel=_bcast(np.multiply, ufunc=True),
-    grad=lambda op, grad: [multiply(grad, op.inputs[1]), multiply(op.inputs[0], grad)],
+    grad=_mul_grad,
     doc="x * y, elementwise with broadcasting.")
 
 
 def multiply(x, y, name=None):
     """``tf.multiply``."""
     return build_op("Mul", [x, y], name=name).outputs[0]
+
+
+def scalar_mul(scalar, x, name=None):
+    """``tf.scalar_mul``: a scalar (converted first, named "scalar") times x, one Mul op named "Mul"."""
+    x = convert_to_tensor(x)
+    scalar = convert_to_tensor(scalar, dtype=x.dtype.base_dtype, name="scalar")
+    if scalar.shape.ndims != 0:
+        raise ValueError("Only scalar multiply works, got shape %s" % scalar.shape)
+    return build_op("Mul", [scalar, x], name=name).outputs[0]
 
 
 # -------------------------------------------------------------------------------------------- RealDiv
@@ -187,7 +214,7 @@ def _div_no_nan_kernel(ctx, x, y):
 
 def _div_no_nan_grad(op, grad):
     x, y = op.inputs
-    return [div_no_nan(grad, y), multiply(grad, div_no_nan(div_no_nan(negative(x), y), y))]
+    return [div_no_nan(grad, y), grad * div_no_nan(div_no_nan(negative(x), y), y)]   # "mul", as TF
 
 
 register_op(
@@ -366,9 +393,11 @@ def minimum(x, y, name=None):
 
 # ---------------------------------------------------------------------------------- SquaredDifference
 def _squared_difference_grad(op, grad):
+    """TF's rule: scalar_mul(2.0, grad) * (x - y) after the incoming gradient; -that for y."""
     x, y = op.inputs
-    gx = multiply(grad, multiply(subtract(x, y), 2))
-    return [gx, negative(gx)]
+    with op.graph.control_dependencies([grad]):
+        x_grad = scalar_mul(2.0, grad) * (x - y)
+    return [x_grad, -x_grad]
 
 
 register_op(
@@ -529,10 +558,20 @@ def _scalar(value, like):
     return constant(value, dtype=like.dtype.base_dtype)
 
 
-negative = _unary("Neg", np.negative, lambda op, g: [negative(g)], "negative: -x (Python's unary minus).")
+negative = _unary("Neg", np.negative, lambda op, g: [-g], "negative: -x (Python's unary minus).")
 neg = negative
-abs = _unary("Abs", np.abs, lambda op, g: [multiply(g, sign(op.inputs[0]))],  # noqa: A001
+
+
+def _conj_scope(op, g):
+    """``with ops.control_dependencies([grad])``: TF's unary rules build their helper ops after the incoming
+    gradient (an op that takes the gradient as an input gets no extra control input)."""
+    return op.graph.control_dependencies([g])
+
+
+abs = _unary("Abs", np.abs, lambda op, g: [g * sign(op.inputs[0])],  # noqa: A001
              "abs: |x| (Python's abs()).")
+
+
 def _square_grad(op, g):
     # as TF builds it: the 2 is a Const made after the incoming gradient (so "Square_grad/Const")
     with op.graph.control_dependencies([g]):
@@ -540,23 +579,78 @@ def _square_grad(op, g):
         return [multiply(g, multiply(op.inputs[0], two))]
 
 
+def _with_grad(op_type):
+    """Gradient rule of a unary op whose derivative TF computes with a dedicated op ``<Op>Grad(y, dy)``."""
+    def rule(op, g):
+        return [build_op(op_type, [op.outputs[0], g]).outputs[0]]
+    return rule
+
+
+def _with_grad_after(op_type):
+    """As _with_grad, inside ``control_dependencies([grad])`` (TF's Sigmoid and Tanh rules)."""
+    def rule(op, g):
+        with _conj_scope(op, g):
+            return [build_op(op_type, [op.outputs[0], g]).outputs[0]]
+    return rule
+
+
+def _after(fn):
+    """A rule ``grad * fn(x)`` (or whatever ``fn(op, g, x)`` returns) built inside
+    ``control_dependencies([grad])``, with Python's operators, so the ops get TF's names (mul, Neg ...)."""
+    def rule(op, g):
+        with _conj_scope(op, g):
+            return [fn(op, g, op.inputs[0])]
+    return rule
+
+
 square = _unary("Square", np.square, _square_grad, "square: x * x.")
-sqrt = _unary("Sqrt", np.sqrt, lambda op, g: [multiply(g, realdiv(_scalar(0.5, _y(op)), _y(op)))],
-              "sqrt: the square root of x.", floats_only=True)
-rsqrt = _unary("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)),
-               lambda op, g: [multiply(g, multiply(pow(_y(op), 3), -0.5))],
+sqrt = _unary("Sqrt", np.sqrt, _with_grad("SqrtGrad"), "sqrt: the square root of x.", floats_only=True)
+rsqrt = _unary("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), _with_grad("RsqrtGrad"),
                "rsqrt: 1 / sqrt(x).", floats_only=True)
-exp = _unary("Exp", np.exp, lambda op, g: [multiply(g, _y(op))], "exp: e ** x.", floats_only=True)
-log = _unary("Log", np.log, lambda op, g: [multiply(g, reciprocal(op.inputs[0]))],
+exp = _unary("Exp", np.exp, _after(lambda op, g, x: g * op.outputs[0]), "exp: e ** x.", floats_only=True)
+expm1 = _unary("Expm1", np.expm1, _after(lambda op, g, x: g * exp(x)), "expm1: exp(x) - 1, accurate for small x.",
+               floats_only=True)
+log = _unary("Log", np.log, _after(lambda op, g, x: g * reciprocal(x)),
              "log: the natural logarithm of x.", floats_only=True)
-log1p = _unary("Log1p", np.log1p, lambda op, g: [multiply(g, reciprocal(add(op.inputs[0], 1)))],
+log1p = _unary("Log1p", np.log1p, _after(lambda op, g, x: g * reciprocal(1 + x)),
                "log1p: log(1 + x), accurate for small x.", floats_only=True)
-sin = _unary("Sin", np.sin, lambda op, g: [multiply(g, cos(op.inputs[0]))], "sin: the sine of x.",
-             floats_only=True)
-cos = _unary("Cos", np.cos, lambda op, g: [negative(multiply(g, sin(op.inputs[0])))],
-             "cos: the cosine of x.", floats_only=True)
-tanh = _unary("Tanh", np.tanh, lambda op, g: [multiply(g, subtract(_scalar(1, _y(op)), square(_y(op))))],
-              "tanh: the hyperbolic tangent of x.", floats_only=True)
+sin = _unary("Sin", np.sin, _after(lambda op, g, x: g * cos(x)), "sin: the sine of x.", floats_only=True)
+cos = _unary("Cos", np.cos, _after(lambda op, g, x: -g * sin(x)), "cos: the cosine of x.", floats_only=True)
+
+
+def _tan_grad(op, g, x):
+    secx = reciprocal(cos(x))
+    return square(secx) * g
+
+
+tan = _unary("Tan", np.tan, _after(_tan_grad), "tan: the tangent of x.", floats_only=True)
+
+
+def _atan_grad(op, g, x):
+    x2 = square(x)
+    one = constant(1, dtype=g.dtype.base_dtype)
+    return g * reciprocal(add(one, x2))
+
+
+def _asin_acos_grad(sign_):
+    def grad(op, g, x):
+        x2 = square(x)
+        one = constant(1, dtype=g.dtype.base_dtype)
+        inv = reciprocal(sqrt(subtract(one, x2)))
+        return (g if sign_ > 0 else -g) * inv
+    return grad
+
+
+atan = _unary("Atan", np.arctan, _after(_atan_grad), "atan: the arctangent of x.", floats_only=True)
+asin = _unary("Asin", np.arcsin, _after(_asin_acos_grad(1)), "asin: the arcsine of x (nan outside [-1, 1]).",
+              floats_only=True)
+acos = _unary("Acos", np.arccos, _after(_asin_acos_grad(-1)), "acos: the arccosine of x (nan outside [-1, 1]).",
+              floats_only=True)
+sinh = _unary("Sinh", np.sinh, _after(lambda op, g, x: g * cosh(x)), "sinh: the hyperbolic sine of x.",
+              floats_only=True)
+cosh = _unary("Cosh", np.cosh, _after(lambda op, g, x: g * sinh(x)), "cosh: the hyperbolic cosine of x.",
+              floats_only=True)
+tanh = _unary("Tanh", np.tanh, _with_grad_after("TanhGrad"), "tanh: the hyperbolic tangent of x.", floats_only=True)
 
 
 def _sigmoid(x):
@@ -564,13 +658,17 @@ def _sigmoid(x):
     return np.exp(-np.logaddexp(np.zeros((), x.dtype), -x))
 
 
-sigmoid = _unary("Sigmoid", _sigmoid,
-                 lambda op, g: [multiply(g, multiply(_y(op), subtract(_scalar(1, _y(op)), _y(op))))],
+sigmoid = _unary("Sigmoid", _sigmoid, _with_grad_after("SigmoidGrad"),
                  "sigmoid: 1 / (1 + exp(-x)) (also tf.nn.sigmoid).", floats_only=True)
-sign = _unary("Sign", np.sign, lambda op, g: [multiply(g, 0)],
-              "sign: -1, 0 or 1 by the sign of x (its gradient is zero).")
-reciprocal = _unary("Reciprocal", np.reciprocal,
-                    lambda op, g: [negative(multiply(g, square(_y(op))))], "reciprocal: 1 / x.")
+
+
+def _sign_grad(op, g):
+    from graphlab.ops import array_ops
+    return [array_ops.zeros_like(op.inputs[0])]
+
+
+sign = _unary("Sign", np.sign, _sign_grad, "sign: -1, 0 or 1 by the sign of x (its gradient is zero).")
+reciprocal = _unary("Reciprocal", np.reciprocal, _with_grad("ReciprocalGrad"), "reciprocal: 1 / x.")
 inv = reciprocal
 floor = _unary("Floor", np.floor, lambda op, g: [None], "floor: x rounded down (no gradient, as TF).",
                floats_only=True)
@@ -578,6 +676,195 @@ ceil = _unary("Ceil", np.ceil, lambda op, g: [None], "ceil: x rounded up (no gra
               floats_only=True)
 round = _unary("Round", np.round, lambda op, g: [None],  # noqa: A001
                "round: x rounded half to even, as numpy and TF do (no gradient).")
+
+
+# --------------------------------------------------------------------------- special functions
+# numpy has no erf, lgamma or digamma (and scipy is not a dependency): erf and lgamma come from Python's
+# math module element by element, digamma and polygamma from recurrences and asymptotic series, in float64.
+_REALS = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64)
+
+
+def _elementwise(scalar_fn):
+    """A float64 numpy kernel from a Python function of one float (slow, but exact to float64)."""
+    ufunc = np.frompyfunc(scalar_fn, 1, 1)
+    return lambda x: np.asarray(ufunc(np.asarray(x, np.float64)), np.float64)
+
+
+def _lgamma_scalar(v):
+    """log|Gamma(v)|, +inf at the poles (0, -1, -2 ...) as TF gives."""
+    if v != v:
+        return v
+    try:
+        return math.lgamma(v)
+    except (ValueError, OverflowError):
+        return math.inf
+
+
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)   # B2, B4 ... B16
+
+
+def _digamma64(x):
+    """psi(x) = d/dx log Gamma(x): reflection below 1/2, recurrence up to 10, then the asymptotic series.
+    nan at the poles 0, -1, -2 ... and at -inf (as TF)."""
+    x = np.asarray(x, np.float64)
+    pole = (x <= 0) & (x == np.floor(x))
+    reflect = x < 0.5
+    z = np.where(reflect, 1.0 - x, x)
+    z = np.where(pole | np.isnan(z), 10.0, z)
+    acc = np.zeros_like(z)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for _ in range(10):
+            low = z < 10
+            if not low.any():
+                break
+            acc = np.where(low, acc - 1.0 / z, acc)
+            z = np.where(low, z + 1.0, z)
+        z2 = 1.0 / (z * z)
+        series = 0.0
+        for k in range(len(_BERNOULLI), 0, -1):
+            series = series * z2 + _BERNOULLI[k - 1] / (2 * k)
+        out = acc + np.log(z) - 0.5 / z - series * z2
+        frac = x - np.floor(x)
+        out = np.where(reflect, out - np.pi / np.tan(np.pi * frac), out)
+    return np.where(pole | np.isnan(x) | (x == -np.inf), np.nan, out)
+
+
+def _hurwitz_zeta(s, q):
+    """zeta(s, q) = sum over k >= 0 of (q + k)^-s, for an integer s >= 2: direct terms until q + k >= 20 + s,
+    then Euler-Maclaurin with B2 ... B16. +inf at q = 0, -1, -2 ..."""
+    if q <= 0 and q == math.floor(q):
+        return math.inf
+    total = 0.0
+    while q < 20 + s:
+        total += q ** -s
+        q += 1.0
+    total += q ** (1 - s) / (s - 1) + 0.5 * q ** -s
+    rising, power, fact = float(s), q ** (-s - 1), 2.0
+    for k, b in enumerate(_BERNOULLI, start=1):
+        total += b / fact * rising * power
+        rising *= (s + 2 * k - 1) * (s + 2 * k)
+        power /= q * q
+        fact *= (2 * k + 1) * (2 * k + 2)
+    return total
+
+
+def _polygamma_scalar(n, x):
+    """psi^(n)(x), the n-th derivative of digamma: (-1)^(n+1) n! zeta(n + 1, x); nan unless n is a whole
+    number >= 0 (TF)."""
+    if n != n or x != x or n < 0 or n != math.floor(n):
+        return math.nan
+    if n == 0:
+        return float(_digamma64(x))
+    if math.isinf(x):
+        return 0.0 if x > 0 else math.nan
+    n = int(n)
+    return (1.0 if n % 2 else -1.0) * math.factorial(n) * _hurwitz_zeta(n + 1, x)
+
+
+def _erf_rule(op, g):
+    """grad * 2/sqrt(pi) * exp(-x^2); TF makes the constant before entering control_dependencies([grad])."""
+    two_over_root_pi = constant(2 / np.sqrt(np.pi), dtype=g.dtype.base_dtype)
+    with _conj_scope(op, g):
+        return [g * two_over_root_pi * exp(-square(op.inputs[0]))]
+
+
+def _digamma_grad(op, g, x):
+    return g * polygamma(constant(1, dtype=x.dtype.base_dtype), x)
+
+
+erf = _unary("Erf", _elementwise(math.erf), _erf_rule, "erf: the Gauss error function of x.", floats_only=True)
+lgamma = _unary("Lgamma", _elementwise(_lgamma_scalar), _after(lambda op, g, x: g * digamma(x)),
+                "lgamma: log |Gamma(x)| (inf at 0, -1, -2 ...).", floats_only=True)
+digamma = _unary("Digamma", _digamma64, _after(_digamma_grad),
+                 "digamma: psi(x), the derivative of lgamma (nan at 0, -1, -2 ...).", floats_only=True)
+
+
+def _polygamma_grad(op, grad):
+    """TF's _PolygammaGrad: no gradient for n; psi^(n+1)(x) * grad for x, summed back to x's shape here
+    (Polygamma is not one of the centrally un-broadcast ops, as TF's rule does it itself)."""
+    from graphlab.gradients import broadcast_gradient_args
+    from graphlab.ops import array_ops
+    n, x = op.inputs
+    sn, sx = array_ops.shape(n), array_ops.shape(x)
+    _, rx = broadcast_gradient_args(sn, sx)
+    with op.graph.control_dependencies([grad]):
+        partial_x = polygamma(n + 1, x)
+        return [None, array_ops.reshape(reduce_sum(partial_x * grad, rx), sx)]
+
+
+def _polygamma_outputs(op):
+    for t, arg in zip(op._inputs, ("a", "x")):
+        if t._dtype.base_dtype not in (dtypes.float32, dtypes.float64):
+            raise TypeError("Value passed to parameter '%s' has DataType %s not in list of allowed values: "
+                            "float32, float64" % (arg, t._dtype.base_dtype.name))
+    return broadcast_outputs()(op)
+
+
+register_op(
+    "Polygamma",
+    inputs=["a: T", "x: T"],
+    outputs=_polygamma_outputs,
+    kernel=_bcast(lambda ctx, a, x: np.asarray(np.frompyfunc(_polygamma_scalar, 2, 1)(
+        np.asarray(a, np.float64), np.asarray(x, np.float64)), np.float64).astype(np.result_type(a, x))),
+    grad=_polygamma_grad,
+    doc="psi^(a)(x), the a-th derivative of digamma (a a whole number; digamma for a = 0).")
+
+
+def polygamma(a, x, name=None):
+    """``tf.math.polygamma``: the a-th derivative of digamma at x (broadcasting)."""
+    return build_op("Polygamma", [a, x], name=name).outputs[0]
+
+
+# ------------------------------------------------------------- *Grad ops of the unary functions
+# TF's rules for Sigmoid, Tanh, Sqrt, Rsqrt and Reciprocal use one op each, taking (y, dy) with y the
+# forward op's output; their own gradients (for second derivatives) are TF's _<Op>GradGrad rules.
+def _sigmoid_grad_grad(op, grad):
+    with op.graph.control_dependencies([grad]):
+        a, b = op.inputs
+        gb = grad * b
+        return [gb - 2.0 * gb * a, build_op("SigmoidGrad", [a, grad]).outputs[0]]
+
+
+def _tanh_grad_grad(op, grad):
+    with op.graph.control_dependencies([grad]):
+        a, b = op.inputs
+        return [grad * -2.0 * b * a, build_op("TanhGrad", [a, grad]).outputs[0]]
+
+
+def _sqrt_grad_grad(op, grad):
+    a, y = op.inputs[0], op.outputs[0]
+    with op.graph.control_dependencies([grad]):
+        ga = grad / a
+        return [-ga * y, 0.5 * ga]
+
+
+def _rsqrt_grad_grad(op, grad):
+    a, b = op.inputs
+    with op.graph.control_dependencies([grad]):
+        return [-1.5 * grad * b * square(a), build_op("RsqrtGrad", [a, grad]).outputs[0]]
+
+
+def _reciprocal_grad_grad(op, grad):
+    a, b = op.inputs
+    with op.graph.control_dependencies([grad]):
+        return [grad * -2.0 * b * a, build_op("ReciprocalGrad", [a, grad]).outputs[0]]
+
+
+_UNARY_GRADS = {
+    "SigmoidGrad": (lambda y, dy: dy * (y * (1 - y)), _sigmoid_grad_grad, "dy * y * (1 - y)"),
+    "TanhGrad": (lambda y, dy: dy * (1 - y * y), _tanh_grad_grad, "dy * (1 - y * y)"),
+    "SqrtGrad": (lambda y, dy: dy * 0.5 / y, _sqrt_grad_grad, "dy * 0.5 / y"),
+    "RsqrtGrad": (lambda y, dy: dy * (-0.5 * y * y * y), _rsqrt_grad_grad, "dy * -0.5 * y ** 3"),
+    "ReciprocalGrad": (lambda y, dy: -dy * (y * y), _reciprocal_grad_grad, "-dy * y * y"),
+}
+for _type, (_fn, _rule, _formula) in _UNARY_GRADS.items():
+    register_op(
+        _type,
+        inputs=["y: T", "dy: T"],
+        outputs=same_as_input(0),
+        kernel=_typed(_fn),
+        grad=_rule,
+        doc="%s (the gradient of %s given its output y)." % (_formula, _type[:-4]))
 
 
 # ------------------------------------------------------------------------------------------------ Cast

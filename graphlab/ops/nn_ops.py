@@ -3,6 +3,7 @@
 Activation gradients use TF's *Grad op types (ReluGrad ...) so gradient graphs read like TF's.
 """
 import numbers
+import weakref
 
 import numpy as np
 
@@ -35,10 +36,9 @@ def _activation(op_type, kernel, grad_type, grad_kernel, grad_from_output, doc, 
         except EluGrad, whose g * (y + 1) branch depends on y (TF's _EluGradGrad)."""
         first = _op(grad_type, [g, op.inputs[1]], attrs={a: op._attrs[a] for a in attrs})
         if grad_type != "EluGrad":
-            return [first, None]
-        y = op.inputs[1]
-        zeros = array_ops.zeros_like(y)
-        return [first, array_ops.where(_math().less(y, zeros), g * op.inputs[0], zeros)]
+            return [first, array_ops.zeros_like(op.inputs[1])]   # TF's rules return zeros, not None
+        y = op.inputs[1]   # as TF writes it: elu_x < 0, then grad * gradients, then zeros_like
+        return [first, array_ops.where(y < 0, g * op.inputs[0], array_ops.zeros_like(y))]
 
     register_op(grad_type, inputs=["gradients: T", "features: T"], outputs=same_as_input(0), kernel=grad_kernel,
                 grad=grad_grad, doc="Gradient of %s." % op_type)
@@ -48,7 +48,7 @@ _activation("Relu", lambda ctx, x: np.maximum(x, 0).astype(x.dtype, copy=False),
             "ReluGrad", lambda ctx, g, y: (g * (y > 0)).astype(g.dtype, copy=False), True,
             "max(x, 0).")
 _activation("Relu6", lambda ctx, x: np.clip(x, 0, 6).astype(x.dtype, copy=False),
-            "Relu6Grad", lambda ctx, g, x: (g * ((x > 0) & (x < 6))).astype(g.dtype, copy=False), False,
+            "Relu6Grad", lambda ctx, g, y: (g * ((y > 0) & (y < 6))).astype(g.dtype, copy=False), True,
             "min(max(x, 0), 6).")
 _activation("Elu", lambda ctx, x: np.where(x > 0, x, np.expm1(x)).astype(x.dtype, copy=False),
             "EluGrad", lambda ctx, g, y: np.where(y > 0, g, g * (y + 1)).astype(g.dtype, copy=False), True,
@@ -73,6 +73,141 @@ def elu(features, name=None):
 
 def leaky_relu(features, alpha=0.2, name=None):
     return _op("LeakyRelu", [features], name, attrs={"alpha": float(alpha)})
+
+
+# ------------------------------------------------------------------------- Selu, Softplus, Softsign
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _selu_kernel(ctx, x):
+    with np.errstate(over="ignore"):
+        return np.where(x > 0, _SELU_SCALE * x, _SELU_SCALE * _SELU_ALPHA * np.expm1(np.minimum(x, 0))).astype(
+            x.dtype, copy=False)
+
+
+def _selu_grad_kernel(ctx, g, y):
+    return np.where(y > 0, g * _SELU_SCALE, g * (y + _SELU_SCALE * _SELU_ALPHA)).astype(g.dtype, copy=False)
+
+
+def _selu_grad_grad(op, grad):
+    """TF's _SeluGradGrad: linear in the incoming gradients; g where y < 0 for the outputs."""
+    y = op.inputs[1]
+    return [_op("SeluGrad", [grad, y]),
+            array_ops.where(y < 0., grad * op.inputs[0], array_ops.zeros_like(y))]
+
+
+register_op("Selu", inputs=["features: T"], outputs=same_as_input(0), kernel=_selu_kernel,
+            grad=lambda op, g: [_op("SeluGrad", [g, op.outputs[0]])],
+            doc="scale * x if x > 0 else scale * alpha * (exp(x) - 1) (self-normalising networks).")
+register_op("SeluGrad", inputs=["gradients: T", "outputs: T"], outputs=same_as_input(0),
+            kernel=_selu_grad_kernel, grad=_selu_grad_grad, doc="Gradient of Selu, given its outputs.")
+
+
+def _softplus_kernel(ctx, x):
+    return np.logaddexp(np.zeros((), x.dtype), x).astype(x.dtype, copy=False)
+
+
+def _softplus_grad_kernel(ctx, g, x):
+    return (g * np.exp(-np.logaddexp(np.zeros((), x.dtype), -x))).astype(g.dtype, copy=False)
+
+
+def _softplus_grad_grad(op, grad):
+    """TF's _SoftplusGradGrad: (SoftplusGrad(grad, x), grad * dy / (exp(-x) + 2 + exp(x)))."""
+    m = _math()
+    dy, x = op.inputs
+    with op.graph.control_dependencies([grad]):
+        ddy = _op("SoftplusGrad", [grad, x])
+        d2x = grad * dy / (m.exp(-x) + 2.0 + m.exp(x))
+        return [ddy, d2x]
+
+
+register_op("Softplus", inputs=["features: T"], outputs=same_as_input(0), kernel=_softplus_kernel,
+            grad=lambda op, g: [g * _math().sigmoid(op.inputs[0])],   # TF's rule: no SoftplusGrad op
+            doc="log(1 + exp(x)), a smooth relu.")
+register_op("SoftplusGrad", inputs=["gradients: T", "features: T"], outputs=same_as_input(0),
+            kernel=_softplus_grad_kernel, grad=_softplus_grad_grad,
+            doc="gradients * sigmoid(features) (Softplus's derivative as one op).")
+
+
+def _softsign_grad_kernel(ctx, g, x):
+    return (g / np.square(1 + np.abs(x))).astype(g.dtype, copy=False)
+
+
+register_op("Softsign", inputs=["features: T"], outputs=same_as_input(0),
+            kernel=lambda ctx, x: (x / (1 + np.abs(x))).astype(x.dtype, copy=False),
+            grad=lambda op, g: [_op("SoftsignGrad", [g, op.inputs[0]])],
+            doc="x / (1 + |x|).")
+# TF registers no gradient for SoftsignGrad: differentiating it raises LookupError, as in TF
+register_op("SoftsignGrad", inputs=["gradients: T", "features: T"], outputs=same_as_input(0),
+            kernel=_softsign_grad_kernel, grad=None, doc="gradients / (1 + |features|)^2.")
+
+
+def selu(features, name=None):
+    """``tf.nn.selu``."""
+    return _op("Selu", [features], name)
+
+
+def softplus(features, name=None):
+    """``tf.nn.softplus`` / ``tf.math.softplus``."""
+    return _op("Softplus", [features], name)
+
+
+def softsign(features, name=None):
+    """``tf.nn.softsign`` / ``tf.math.softsign``."""
+    return _op("Softsign", [features], name)
+
+
+def crelu(features, name=None, axis=-1):
+    """``tf.nn.crelu``: relu of [x, -x] joined along ``axis`` (twice the depth), as TF builds it."""
+    with graph_mod.name_scope(name, "CRelu", [features]) as scope:
+        features = convert_to_tensor(features, name="features")
+        c = array_ops.concat([features, -features], axis, name=scope)
+        return relu(c)
+
+
+# ------------------------------------------------------------------------------------ swish (IdentityN)
+# TF builds swish with @custom_gradient: the forward ops, then IdentityN(result, features, beta), whose
+# gradient is swish's own rule. graphlab keeps that rule for the IdentityN op in _CUSTOM_GRADS.
+_CUSTOM_GRADS = weakref.WeakKeyDictionary()
+
+
+def _identity_n_grad(op, *grads):
+    custom = _CUSTOM_GRADS.get(op)
+    return custom(op, *grads) if custom is not None else list(grads)
+
+
+register_op("IdentityN", inputs=["input: list"],
+            outputs=lambda op: [(t._dtype.base_dtype, t._shape) for t in op._inputs],
+            kernel=lambda ctx, *values: tuple(values), grad=_identity_n_grad,
+            doc="Each input passed through unchanged (how tf.custom_gradient attaches a gradient rule).")
+
+
+def _swish_grad(op, dy, *unused):
+    """TF's swish gradient: dy * sigmoid(bx) * (1 + bx * (1 - sigmoid(bx))) for x; for beta the sum of
+    dy * x^2 * sigmoid(bx) * (1 - sigmoid(bx)); no gradient through the forward ops."""
+    m = _math()
+    features, beta = op.inputs[1], op.inputs[2]
+    with op.graph.control_dependencies([dy]):
+        sigmoid_features = m.sigmoid(beta * features)
+    activation_grad = sigmoid_features * (1.0 + (beta * features) * (1.0 - sigmoid_features))
+    beta_grad = m.reduce_sum(dy * m.square(features) * sigmoid_features * (1.0 - sigmoid_features))
+    return [None, dy * activation_grad, beta_grad]
+
+
+def swish(features, beta=1.0):
+    """``tf.nn.swish`` / ``tf.nn.silu``: x * sigmoid(beta * x), with TF's custom gradient."""
+    m = _math()
+    features = convert_to_tensor(features, name="features")
+    beta = m.cast(convert_to_tensor(beta, name="beta"), features.dtype)
+    result = features * m.sigmoid(beta * features)
+    array_ops.identity(result)              # TF's custom_gradient makes this Identity too (unused)
+    outs = build_op("IdentityN", [[result, features, beta]]).outputs
+    _CUSTOM_GRADS[outs[0].op] = _swish_grad
+    return outs[0]
+
+
+silu = swish
 
 
 def sigmoid(x, name=None):
@@ -103,13 +238,16 @@ def _rank_at_least_1(op):
 
 
 def _softmax_grad(op, g):
-    m, y = _math(), op.outputs[0]
-    return [m.multiply(m.subtract(g, m.reduce_sum(m.multiply(g, y), -1, keepdims=True)), y)]
+    """(g - sum(g * y)) * y, with Python's operators as TF writes it (ops mul, Sum, sub, mul_1)."""
+    y = op.outputs[0]
+    return [(g - _math().reduce_sum(g * y, -1, keepdims=True)) * y]
 
 
 def _log_softmax_grad(op, g):
+    """g - sum(g) * exp(y), as TF writes it (Exp first)."""
     m = _math()
-    return [m.subtract(g, m.multiply(m.reduce_sum(g, -1, keepdims=True), m.exp(op.outputs[0])))]
+    softmax = m.exp(op.outputs[0])
+    return [g - m.reduce_sum(g, -1, keepdims=True) * softmax]
 
 
 register_op("Softmax", inputs=["logits: T"], outputs=_rank_at_least_1, kernel=_softmax_kernel,
@@ -186,7 +324,7 @@ def bias_add(value, bias, data_format=None, name=None):
 
 register_op("L2Loss", inputs=["t: T"], outputs=lambda op: [(op._inputs[0]._dtype.base_dtype, tensor_shape.scalar())],
             kernel=lambda ctx, x: np.asarray(np.sum(np.square(x)) / 2, dtype=x.dtype),
-            grad=lambda op, g: [_math().multiply(op.inputs[0], g)],
+            grad=lambda op, g: [op.inputs[0] * g],   # TF's rule: Python's `*`, an op named "mul"
             doc="sum(t ** 2) / 2, the usual weight-decay term.")
 
 
