@@ -60,7 +60,7 @@ def pruned_fetch(tf, total_ops):
         start = time.perf_counter()
         sess.run(c)
         first = time.perf_counter() - start
-        cached = _common.best_of(lambda: sess.run(c), repeat=5, number=500)
+        cached = _common.best_of(lambda: sess.run(c), repeat=25, number=500)
     return first, cached
 
 

@@ -484,4 +484,8 @@ def const_value(tensor):
         return None if value is None else value.astype(tensor._dtype.as_numpy_dtype)
     if op._type == "Pack" and all(const_value(t) is not None for t in op._inputs):
         return np.stack([const_value(t) for t in op._inputs], axis=op._attrs.get("axis", 0))
+    if op._type == "Range":      # e.g. the axes of a reduction over every axis of a known rank
+        bounds = [const_value(t) for t in op._inputs]
+        if all(b is not None for b in bounds):
+            return np.arange(*[b.item() for b in bounds]).astype(tensor._dtype.as_numpy_dtype)
     return None
