@@ -534,11 +534,12 @@ def logical_xor(x, y, name="LogicalXor"):
 # ===================================================================================== elementwise unary
 def _unary(op_type, kernel, grad, doc, floats_only=False, default_name=None):
     """Register one elementwise unary op and return its public function (named ``default_name`` or the
-    op type by default)."""
+    op type by default). ``floats_only``: True for TF's float and complex types, or a tuple of dtypes."""
     register_op(
         op_type,
         inputs=["x: T"],
-        outputs=_float_only(op_type) if floats_only else same_as_input(0),
+        outputs=(_float_only(op_type, *([floats_only] if isinstance(floats_only, tuple) else []))
+                 if floats_only else same_as_input(0)),
         kernel=_typed(kernel),
         grad=grad,
         doc=doc)
@@ -758,6 +759,8 @@ def _polygamma_scalar(n, x):
     if math.isinf(x):
         return 0.0 if x > 0 else math.nan
     n = int(n)
+    if x <= 0 and x == math.floor(x):
+        return math.inf if n % 2 else math.nan   # the poles: TF gives inf for odd n, nan for even n
     return (1.0 if n % 2 else -1.0) * math.factorial(n) * _hurwitz_zeta(n + 1, x)
 
 
@@ -772,11 +775,19 @@ def _digamma_grad(op, g, x):
     return g * polygamma(constant(1, dtype=x.dtype.base_dtype), x)
 
 
-erf = _unary("Erf", _elementwise(math.erf), _erf_rule, "erf: the Gauss error function of x.", floats_only=True)
+def _erf(x):
+    """erf, and nan at +-inf in float64 as TF's float64 kernel gives (float32 gives +-1)."""
+    out = _elementwise(math.erf)(x)
+    if np.asarray(x).dtype == np.float64:
+        out[np.isinf(out) | np.isinf(np.asarray(x))] = np.nan
+    return out
+
+
+erf = _unary("Erf", _erf, _erf_rule, "erf: the Gauss error function of x.", floats_only=_REALS)
 lgamma = _unary("Lgamma", _elementwise(_lgamma_scalar), _after(lambda op, g, x: g * digamma(x)),
-                "lgamma: log |Gamma(x)| (inf at 0, -1, -2 ...).", floats_only=True)
+                "lgamma: log |Gamma(x)| (inf at 0, -1, -2 ...).", floats_only=_REALS)
 digamma = _unary("Digamma", _digamma64, _after(_digamma_grad),
-                 "digamma: psi(x), the derivative of lgamma (nan at 0, -1, -2 ...).", floats_only=True)
+                 "digamma: psi(x), the derivative of lgamma (nan at 0, -1, -2 ...).", floats_only=_REALS)
 
 
 def _polygamma_grad(op, grad):

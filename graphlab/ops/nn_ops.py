@@ -87,7 +87,8 @@ def _selu_kernel(ctx, x):
 
 
 def _selu_grad_kernel(ctx, g, y):
-    return np.where(y > 0, g * _SELU_SCALE, g * (y + _SELU_SCALE * _SELU_ALPHA)).astype(g.dtype, copy=False)
+    # TF's kernel: the alpha branch only where y < 0 (so at y == 0 the slope is scale)
+    return np.where(y < 0, g * (y + _SELU_SCALE * _SELU_ALPHA), g * _SELU_SCALE).astype(g.dtype, copy=False)
 
 
 def _selu_grad_grad(op, grad):
