@@ -203,7 +203,8 @@ def swish(features, beta=1.0):
     beta = m.cast(convert_to_tensor(beta, name="beta"), features.dtype)
     result = features * m.sigmoid(beta * features)
     array_ops.identity(result)              # TF's custom_gradient makes this Identity too (unused)
-    outs = build_op("IdentityN", [[result, features, beta]]).outputs
+    tensors = [result, features, beta]
+    outs = build_op("IdentityN", [tensors], attrs={"T": [t.dtype.base_dtype for t in tensors]}).outputs
     _CUSTOM_GRADS[outs[0].op] = _swish_grad
     return outs[0]
 
