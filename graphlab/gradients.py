@@ -114,7 +114,8 @@ def reduce_broadcast(x, y, gx, gy, op_type="AddV2"):
     ``y`` (TF's SmartBroadcastGradientArgs: static axes when shapes allow, BroadcastGradientArgs if not)."""
     from graphlab.ops import array_ops, math_ops
     grad = gx if gx is not None else gy
-    if grad is None or op_type in SAME_SHAPE_SHORTCUT and _fully_equal(x, y, grad):
+    if grad is None or op_type in SAME_SHAPE_SHORTCUT and _fully_equal(x, y, grad) and (
+            op_type != "Mul" or grad.dtype.base_dtype in (dtypes.int32, dtypes.float32)):
         return gx, gy
     sx = _shape(x)
     sy = _shape(y)
@@ -291,7 +292,7 @@ def sum_grad(op, grad):
     if dims is not None and axes is not None:
         rank = len(dims)
         if np.array_equal(axes, np.arange(rank)):   # all axes
-            g = array_ops.reshape(grad, np.ones(rank, np.int32))
+            g = array_ops.reshape(grad, [1] * rank)   # a list, as TF passes it (see registry._convert_one)
             if None not in dims:
                 multiples = registry.constant(np.array(dims, np.int32), name="Const")
             else:

@@ -96,6 +96,41 @@ big = tf.placeholder(tf.float32, [40, 30], name="big")
 outs = [tf.zeros_like(p), tf.zeros_like(q), tf.zeros_like(big), tf.ones_like(p), tf.ones_like(q), tf.ones_like(big),
         tf.zeros_like(q, dtype=tf.int32), tf.zeros_like(p, dtype=tf.int32), tf.ones_like(p, dtype=tf.int32), tf.zeros_like([1, 2])]
 """,
+    # variable scopes with reuse, tf.losses, l2 regularisation, decayed learning rate, Momentum,
+    # summaries and a Saver: a typical TF1 training script's whole graph
+    "scoped_model_with_losses_summaries_and_saver": """
+def layer(x, n_in, n_out):
+    w = tf.get_variable("weights", [n_in, n_out], initializer=tf.glorot_uniform_initializer())
+    b = tf.get_variable("biases", [n_out], initializer=tf.zeros_initializer())
+    return tf.nn.sigmoid(tf.nn.bias_add(tf.matmul(x, w), b))
+x = tf.placeholder(tf.float32, [None, 4], name="x")
+with tf.variable_scope("net"):
+    with tf.variable_scope("h1"):
+        h = layer(x, 4, 8)
+    with tf.variable_scope("out"):
+        out = layer(h, 8, 1)
+with tf.variable_scope("net", reuse=True):
+    with tf.variable_scope("h1"):
+        h2 = layer(x, 4, 8)
+loss = tf.losses.mean_squared_error(tf.ones_like(out), out) + 0.01 * tf.nn.l2_loss(tf.trainable_variables()[0])
+gs = tf.train.get_or_create_global_step()
+lr = tf.train.exponential_decay(0.1, gs, 100, 0.96, staircase=True)
+train = tf.train.MomentumOptimizer(lr, 0.9).minimize(loss, global_step=gs)
+tf.summary.scalar("loss", loss)
+tf.summary.histogram("w", tf.trainable_variables()[2])
+merged = tf.summary.merge_all()
+saver = tf.train.Saver()
+""",
+    "savers_and_metrics": """
+v = tf.Variable(tf.zeros([3]), name="v")
+with tf.variable_scope("layer"):
+    w = tf.get_variable("w", [2, 2])
+gs = tf.train.get_or_create_global_step()
+saver = tf.train.Saver(max_to_keep=3)
+s2 = tf.train.Saver({"renamed": v})
+acc, acc_op = tf.metrics.accuracy(tf.constant([1, 2]), tf.constant([1, 3]))
+m, m_op = tf.metrics.mean(tf.constant([1.0, 2.0]))
+""",
     "zeros_and_ones": """
 outs = [tf.ones([600, 600]), tf.zeros([10, 10]), tf.zeros([10, 100]), tf.ones([999]), tf.ones([1000], tf.int32),
         tf.zeros([2, 3], tf.bool)]

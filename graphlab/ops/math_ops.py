@@ -1158,7 +1158,7 @@ def _reduction(op_type, np_fn, grad, doc, default_name=None, dtype=None):
         x = convert_to_tensor(input_tensor)
         everything = axis is None
         if everything:
-            if x.shape.ndims is None:
+            if not x.shape.ndims:    # unknown rank, or a scalar: TF leaves it to Range(0, Rank(x))
                 from graphlab.ops import array_ops
                 axis = array_ops.range(0, array_ops.rank(x))
             else:
