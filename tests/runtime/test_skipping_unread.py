@@ -17,14 +17,21 @@ def after(op):
         return tf.identity(tf.constant(1.0))
 
 
+MODEL = """
+x = tf.placeholder(tf.float32, [None, 3], name="x")
+w = tf.Variable(np.ones((3, 2), np.float32), name="w")
+loss = tf.reduce_sum(tf.matmul(x, w))
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+"""
+"""One small model, built by the same source in graphlab (here) and in TensorFlow (TF_TRACE below)."""
+
+
 def mlp_gradients():
-    x = tf.placeholder(tf.float32, [None, 3], name="x")
-    w = tf.Variable(np.ones((3, 2), np.float32), name="w")
-    loss = tf.reduce_sum(tf.matmul(x, w))
-    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
-    sess = tf.Session()
-    sess.run(tf.global_variables_initializer())
-    return sess, train, x, w
+    scope = {"tf": tf, "np": np}
+    exec(MODEL, scope)
+    return scope["sess"], scope["train"], scope["x"], scope["w"]
 
 
 def test_the_gradient_for_the_input_placeholder_is_built_but_not_computed():
@@ -110,13 +117,7 @@ def test_the_pruned_drawing_shows_skipped_ops_as_not_running():
     assert any("1 skipped (nothing reads their results)" in line for line in r.summary)
 
 
-TF_TRACE = """
-x = tf.placeholder(tf.float32, [None, 3], name="x")
-w = tf.Variable(np.ones((3, 2), np.float32), name="w")
-loss = tf.reduce_sum(tf.matmul(x, w))
-train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
-sess = tf.Session()
-sess.run(tf.global_variables_initializer())
+TF_TRACE = MODEL + """
 md = tf.RunMetadata()
 sess.run(train, {x: np.ones((4, 3), np.float32)},
          options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE), run_metadata=md)
