@@ -558,16 +558,25 @@ def _concat_outputs(op):
 
 
 def _concat_grad(op, grad):
+    """TF's rule: the axis made non-negative (FloorMod by the Rank), the inputs' shapes (Consts when all are
+    known, else one ShapeN), then up to 16 inputs slice their part at the offsets ConcatOffset computes;
+    more than 16 split once along the axis with sizes taken from the stacked shapes."""
     values, axis = op.inputs[:-1], op.inputs[-1]
     if len(values) == 1:
         return [grad, None]
-    static = [_dims(t) for t in values]
-    a = _known(axis)
-    if a is not None and all(d is not None and d[int(a)] is not None for d in static):
-        sizes = [d[int(a)] for d in static]
-    else:
-        sizes = stack([gather(shape(t), axis) for t in values])
-    return list(split(grad, sizes, axis=axis)) + [None]
+    axis = _math().floormod(axis, rank(values[0]), name="mod")
+    sizes = []
+    for t in values:
+        s = shape(t)
+        if s.op.type != "Const":
+            sizes = shape_n(values)
+            break
+        sizes.append(s)
+    if len(sizes) > 16:
+        along = squeeze(slice(stack(sizes, axis=1), [axis, 0], [1, -1]))
+        return list(split(grad, along, axis)) + [None]
+    offsets = build_op("ConcatOffset", [axis, list(sizes)], name="ConcatOffset").outputs
+    return [slice(grad, begin, size) for begin, size in zip(offsets, sizes)] + [None]
 
 
 def _concat_kernel(ctx, *args):
@@ -615,6 +624,50 @@ def concat(values, axis, name="concat"):
                 raise ValueError("Shape %s must have rank 0" % axis_t.shape)
             return identity(values[0], name=scope)
     return build_op("ConcatV2", [list(values), axis], name=name).outputs[0]
+
+
+# ---------------------------------------------------------------------------------------- ConcatOffset
+def _concat_offset_outputs(op):
+    if op._inputs[0]._shape.ndims not in (None, 0):
+        raise ValueError("Shape must be rank 0 but is rank %d" % op._inputs[0]._shape.ndims)
+    for t in op._inputs[1:]:
+        if t._shape.ndims not in (None, 1):
+            raise ValueError("Shape must be rank 1 but is rank %d" % t._shape.ndims)
+    return [(t._dtype.base_dtype, t._shape) for t in op._inputs[1:]]
+
+
+def _concat_offset_kernel(ctx, axis, *shapes):
+    """Where each input starts inside the concatenation: zeros except along the axis, a running sum."""
+    first = np.asarray(shapes[0])
+    dims, axis = len(first), int(axis)
+    if not -dims <= axis < dims:
+        raise InvalidArgumentError(None, ctx.op, "Concat dim is out of range: %d vs. %d" % (axis, dims))
+    axis %= dims
+    offsets, at = [], 0
+    for i, s in enumerate(shapes):
+        s = np.asarray(s)
+        if s.size != dims:
+            raise InvalidArgumentError(None, ctx.op, "input %d should contain %d elements, but got %d" % (
+                i, dims, s.size))
+        if any(s[d] != first[d] for d in builtins.range(dims) if d != axis):
+            raise InvalidArgumentError(None, ctx.op, "All dimensions except %d must match. Input %d has shape "
+                                       "[%s] and doesn't match input 0 with shape [%s]." % (
+                                           axis, i, " ".join(str(int(v)) for v in s),
+                                           " ".join(str(int(v)) for v in first)))
+        offset = np.zeros(dims, dtype=s.dtype)
+        offset[axis] = at
+        offsets.append(offset)
+        at += int(s[axis])
+    return tuple(offsets)
+
+
+register_op(
+    "ConcatOffset",
+    inputs=["concat_dim: int32", "shape: N*shape_type=int32"],
+    outputs=_concat_offset_outputs,
+    kernel=_concat_offset_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="The offsets of each of N concatenated shapes along concat_dim (ConcatV2's gradient slices with them).")
 
 
 # ----------------------------------------------------------------------------------------- Split/SplitV
@@ -736,11 +789,15 @@ def _slice_kernel(ctx, x, begin, size):
 
 
 def _slice_grad(op, grad):
+    """TF's rule: pad the gradient back, with begin before and (input shape - slice shape - begin) after,
+    each reshaped to a [rank, 1] column and joined into the [rank, 2] paddings."""
     x, begin = op.inputs[0], op.inputs[1]
-    m = _math()
-    before = begin
-    after = m.subtract(m.subtract(shape(x, out_type=begin.dtype), begin), shape(grad, out_type=begin.dtype))
-    return [pad(grad, stack([before, after], axis=1)), None, None]
+    input_rank = rank(x)
+    slice_size = shape(op.outputs[0], out_type=begin.dtype)
+    column = stack([input_rank, 1])
+    before = reshape(begin, column)
+    after = reshape(shape(x, out_type=begin.dtype) - slice_size - begin, column)
+    return [pad(grad, concat([before, after], 1)), None, None]
 
 
 register_op(
@@ -844,10 +901,14 @@ def _show_index(index):
 
 
 def _strided_slice_grad(op, grad):
+    """TF's rule: the input's shape, begin, end and strides go in as new Consts (inside StridedSliceGrad's
+    scope) whenever their values are known at build time, else as the tensors themselves."""
+    from graphlab.ops.registry import const_value
     x, begin, end, strides = op.inputs
+    args = [shape(x, out_type=begin.dtype), begin, end, strides]
+    args = [t if const_value(t) is None else const_value(t) for t in args]
     attrs = {k: op._attrs[k] for k in _MASKS}
-    dx = build_op("StridedSliceGrad", [shape(x, out_type=begin.dtype), begin, end, strides, grad], attrs=attrs,
-                  name="StridedSliceGrad").outputs[0]
+    dx = build_op("StridedSliceGrad", args + [grad], attrs=attrs, name="StridedSliceGrad").outputs[0]
     return [dx, None, None, None]
 
 
