@@ -962,22 +962,25 @@ def _slice_helper(tensor, key):
         key = (key,)
     begin, end, strides = [], [], []
     masks = dict.fromkeys(_MASKS, 0)
-    any_tensor = False
     for i, item in enumerate(key):
         bit = 1 << i
         if isinstance(item, builtins.slice):
-            for part in (item.start, item.stop, item.step):
+            parts = (item.start, item.stop, item.step)
+            for part in parts:
                 if part is not None and not isinstance(part, (int, np.integer, Tensor)):
                     raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
                                     "scalar tf.int32/tf.int64 tensors are valid indices, got %r" % (part,))
-            if item.start is None:
-                masks["begin_mask"] |= bit
-            if item.stop is None:
-                masks["end_mask"] |= bit
-            begin.append(0 if item.start is None else item.start)
-            end.append(0 if item.stop is None else item.stop)
-            strides.append(1 if item.step is None else item.step)
-            any_tensor |= any(isinstance(p, Tensor) for p in (item.start, item.stop, item.step))
+            # as TF: next to a tensor bound, a missing bound is a Const of its dtype (made outside the scope)
+            kinds = {p.dtype.base_dtype for p in parts if isinstance(p, Tensor)}
+            dtype = dtypes.int64 if dtypes.int64 in kinds else dtypes.int32 if dtypes.int32 in kinds else \
+                dtypes.int16 if dtypes.int16 in kinds else None
+            for part, default, into, mask in ((item.start, 0, begin, "begin_mask"), (item.stop, 0, end, "end_mask"),
+                                              (item.step, 1, strides, None)):
+                if part is None:
+                    part = default if dtype is None else constant(default, dtype=dtype)
+                    if mask:
+                        masks[mask] |= bit
+                into.append(part)
         elif item is Ellipsis:
             masks["ellipsis_mask"] |= bit
             begin.append(0), end.append(0), strides.append(1)
@@ -989,16 +992,16 @@ def _slice_helper(tensor, key):
             begin.append(int(item)), end.append(int(item) + 1), strides.append(1)
         elif isinstance(item, Tensor) and item.dtype.base_dtype.is_integer:
             masks["shrink_axis_mask"] |= bit
-            any_tensor = True
-            begin.append(item), end.append(None), strides.append(1)
+            begin.append(item), end.append(item + 1)     # "add", outside the scope, as TF
+            wide = item.dtype.base_dtype in (dtypes.int16, dtypes.int64)
+            strides.append(constant(1, dtype=item.dtype.base_dtype) if wide else 1)
         else:
             raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
                             "tf.int32/tf.int64 tensors are valid indices, got %r" % (item,))
     with _scope(None, "strided_slice", [tensor]) as scope:
-        if any_tensor:
-            end = [_math().add(b, 1) if e is None else e for b, e in zip(begin, end)]
-        packed = [stack(v, name="stack") if any_tensor else constant(np.array(v, dtype=np.int32).reshape([-1]), name="stack")
-                  for v in (begin, end, strides)]
+        packed = [stack(v, name="stack") for v in (begin, end, strides)]
+        if any(t.dtype.base_dtype == dtypes.int64 for t in packed):
+            packed = [t if t.dtype.base_dtype == dtypes.int64 else _math().cast(t, dtypes.int64) for t in packed]
         return build_op("StridedSlice", [tensor] + packed, attrs=masks, name=scope).outputs[0]
 
 
@@ -1596,9 +1599,9 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
         axis = 0 if axis is None else axis
         if tensor.shape.ndims is not None and not tensor.shape[axis:axis + k].is_compatible_with(mask.shape):
             raise ValueError("Shapes %s and %s are incompatible" % (tensor.shape[axis:axis + k], mask.shape))
-        dims = shape(tensor)
-        lead = _math().reduce_prod(dims[axis:axis + k], [0])
-        flat = reshape(tensor, concat([dims[:axis], stack([lead]), dims[axis + k:]], 0))
+        # three Shape ops (Shape, Shape_1, Shape_2) and the size as a list entry (concat/values_1), as TF
+        lead = _math().reduce_prod(shape(tensor)[axis:axis + k], [0])
+        flat = reshape(tensor, concat([shape(tensor)[:axis], [lead], shape(tensor)[axis + k:]], 0))
         flat_mask = reshape(mask, [-1])
         return gather(flat, squeeze(where(flat_mask), axis=[1]), axis=axis)
 
