@@ -117,7 +117,8 @@ SAMPLES = {
     "BiasAdd": (lambda x, b: tf.nn.bias_add(x, b), [_u(2, 3), _u(3)]),
     "Cast": (lambda x: tf.cast(tf.cast(x, tf.float32), tf.float64), [_u(3)], {"delta": 1e-2, "rtol": 1e-3}),
     "Ceil": (lambda x: tf.ceil(x) + x, [_u(3) + 0.3]),
-    "ConcatV2": (lambda a, b: tf.concat([a, b], 1), [_u(2, 3), _u(2, 2)]),
+    "ConcatV2": (lambda a, b: tf.reduce_sum(tf.concat([a, b], 1) * tf.concat([b, a, b], -1)[:, :5])
+                 + tf.reduce_sum(tf.concat([a, b] * 9, 1) * tf.concat([b, a] * 9, 1)), [_u(2, 3), _u(2, 2)]),
     "Cos": (tf.cos, [_u(4)]),
     "Cumsum": (lambda x: tf.cumsum(x, 1, exclusive=True) + tf.cumsum(x, -2, reverse=True), [_u(3, 4)]),
     "Cumprod": (lambda x: tf.cumprod(x, 1) + tf.cumprod(x, 0, exclusive=True, reverse=True), [_pos(3, 4)]),
@@ -128,7 +129,9 @@ SAMPLES = {
     "Floor": (lambda x: tf.floor(x) + x, [_u(3) + 0.3]),
     "FloorDiv": (lambda x, y: tf.floordiv(x, y) + x, [_pos(3) * 3 + 0.1, _pos(3)]),
     "FloorMod": (tf.floormod, [_pos(3) * 3 + 0.05, np.array([0.7, 0.9, 1.1])]),
-    "GatherV2": (lambda p: tf.gather(p, _i([2, 0, 2])), [_u(4, 2)]),
+    "GatherV2": (lambda p: tf.reduce_sum(tf.gather(p, _i([2, 0, 2]))) + tf.reduce_sum(tf.gather(p, _i([[1, 1], [0, 2]]), axis=1))
+                 + tf.reduce_sum(tf.gather(p, _i([0, 2]), axis=-1)[:2] * tf.gather(p, _i([3, 3]), axis=0)[..., :2]),
+                 [_u(4, 3)]),
     "Identity": (tf.identity, [_u(3)]),
     "Print": (lambda x: tf.Print(x, [], first_n=0), [_u(3)]),
     "TopKV2": (lambda x: tf.nn.top_k(x, 2).values, [np.array([[0.3, 0.9, 0.1, 0.5], [0.8, 0.2, 0.6, 0.4]])]),
@@ -165,7 +168,7 @@ SAMPLES = {
     "Sigmoid": (tf.sigmoid, [_u(4)]),
     "Sign": (lambda x: tf.sign(x) * x, [_u(3) + 0.2]),
     "Sin": (tf.sin, [_u(4)]),
-    "Slice": (lambda x: tf.slice(x, [0, 1], [2, 2]), [_u(3, 3)]),
+    "Slice": (lambda x: tf.slice(x, [0, 1], [2, 2]) * tf.slice(x, [1, 0], [-1, 2]), [_u(3, 3)]),
     "Softmax": (tf.nn.softmax, [_u(2, 4)]),
     "SoftmaxCrossEntropyWithLogits": (
         lambda z: tf.nn.softmax_cross_entropy_with_logits(labels=tf.constant(
@@ -178,7 +181,8 @@ SAMPLES = {
     "Square": (tf.square, [_u(3)]),
     "SquaredDifference": (tf.squared_difference, [_u(2, 3), _u(3)]),
     "Squeeze": (lambda x: tf.squeeze(x, [1]), [_u(3, 1)]),
-    "StridedSlice": (lambda x: x[1:, ::2], [_u(3, 4)]),
+    "StridedSlice": (lambda x: x[1:, ::2] * x[:2, 1::2] + x[1:, 0, None] + x[..., None][-2:, -1] + x[tf.constant(1):, ::2],
+                     [_u(3, 4)]),
     "Sub": (tf.subtract, [_u(2, 3), _u(3)]),
     "Sum": (lambda x: tf.reduce_sum(x, [0]), [_u(3, 2)]),
     "Tanh": (tf.tanh, [_u(4)]),

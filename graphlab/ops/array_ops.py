@@ -1034,25 +1034,35 @@ def _gather_kernel(ctx, params, indices, axis):
 
 
 def _gather_grad(op, grad):
-    """Scatter-add the rows of grad back: move the gathered axis first, segment-sum, move it back."""
+    """TF's rule (batch_dims 0). Axis 0: the rows of grad reshaped to [size(indices), params_shape[1:]] and
+    summed into params_shape[0] rows (TF hands these IndexedSlices on and densifies them where they meet,
+    graphlab sums them here). Other axes: move the gathered axis first, segment-sum, move it back, as TF's
+    transpose/range/concat chain builds it."""
+    m = _math()
     params, indices, axis = op.inputs
+    params_shape = shape(params)
+    indices_size = expand_dims(size(indices), 0)
     a = _known(axis)
-    a = int(a) % params.shape.ndims if a is not None and params.shape.ndims is not None else 0
-    n_idx = indices.shape.ndims if indices.shape.ndims is not None else 1
-    g_rank = grad.shape.ndims
-    if a:
-        perm = [a + i for i in builtins.range(n_idx)] + list(builtins.range(a)) + \
-            list(builtins.range(a + n_idx, g_rank))
-        grad = transpose(grad, perm)
-    flat_idx = reshape(indices, [-1])
-    rest = shape(grad)[n_idx:]
-    flat_grad = reshape(grad, concat([[-1], rest], 0))
-    size = shape(params, out_type=indices.dtype)[a]
-    summed = build_op("UnsortedSegmentSum", [flat_grad, flat_idx, size]).outputs[0]
-    if a:
-        back = list(builtins.range(1, a + 1)) + [0] + list(builtins.range(a + 1, params.shape.ndims))
-        summed = transpose(summed, back)
-    return [summed, None, None]
+    if a is not None and int(a) == 0:
+        values = reshape(grad, concat([indices_size, params_shape[1:]], 0))
+        flat = reshape(indices, indices_size)
+        return [unsorted_segment_sum(values, flat, params_shape[0]), None, None]
+    outer_shape = params_shape[:axis]
+    inner_shape = params_shape[axis:][1:]
+    values_shape = concat([outer_shape, [-1], inner_shape], 0)
+    values_dims = size(values_shape)
+    axis_dims = size(outer_shape)
+    outer_batches = range(0)
+    batch_axis = range(0, axis_dims)
+    inner_axes = range(axis_dims + 1, values_dims)
+    values = reshape(grad, values_shape)
+    perm = concat([outer_batches, [axis_dims], batch_axis, inner_axes], 0)
+    values_t = transpose(values, perm)
+    gather(params_shape, perm)          # TF builds the transposed shape and leaves it unused at batch_dims 0
+    gather_dim_size = params_shape[axis]
+    summed = unsorted_segment_sum(values_t, reshape(indices, expand_dims(size(indices), 0)), gather_dim_size)
+    back = concat([outer_batches, batch_axis + 1, [0], inner_axes], 0)
+    return [reshape(transpose(summed, back), shape(params)), None, None]
 
 
 register_op(
