@@ -378,8 +378,8 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
             if a.shape.ndims is not None:
                 perm = np.arange(a.shape.ndims - 1, -1, -1, dtype=np.int32)
             else:
-                r = rank(a)
-                perm = _math().subtract(_math().subtract(r, 1), range(0, r))
+                # as TF: Range(Rank - 1, -1, -1) built as the raw op (Range/limit, Range/delta)
+                perm = build_op("Range", [rank(a) - 1, -1, -1], name="Range").outputs[0]
         return build_op("Transpose", [a, perm], name=scope).outputs[0]
 
 
@@ -1145,8 +1145,11 @@ def tile(input, multiples, name=None):  # noqa: A002
 def _pad_outputs(op):
     x, paddings = op._inputs[:2]
     dims, p = _dims(x), _known(paddings)
-    if dims is None:
-        return [(_dtype_of(op), tensor_shape.UNKNOWN)]
+    if dims is None:     # as TF: the paddings' first dimension, when known, gives the rank
+        n = paddings._shape.dims[0].value if paddings._shape.ndims == 2 else None
+        if n is None:
+            return [(_dtype_of(op), tensor_shape.UNKNOWN)]
+        dims = [None] * n
     if p is None:
         return [(_dtype_of(op), tensor_shape.unknown_shape(len(dims)))]
     p = np.asarray(p).reshape(-1, 2) if np.size(p) else np.zeros([0, 2], np.int64)
@@ -1456,13 +1459,24 @@ register_op(
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    """``tf.one_hot``: float32 1/0 unless told otherwise; inputs made in TF's order (on, off, indices, depth)."""
+    """``tf.one_hot``: float32 1/0 unless told otherwise. As TF, given on/off values are converted unnamed
+    ("Const", "Const_1") with dtype as a hint and set the dtype; the defaults are named on_value/off_value."""
     with _scope(name, "one_hot", [indices, depth, on_value, off_value]) as scope:
-        dt = dtypes.as_dtype(dtype).base_dtype if dtype is not None else (
-            on_value.dtype.base_dtype if hasattr(on_value, "dtype") and isinstance(on_value.dtype, dtypes.DType)
-            else dtypes.float32)
-        on = convert_to_tensor(1 if on_value is None else on_value, dtype=dt, name="on_value")
-        off = convert_to_tensor(0 if off_value is None else off_value, dtype=dt, name="off_value")
+        dtype = dtypes.as_dtype(dtype).base_dtype if dtype is not None else None
+        on = None if on_value is None else convert_to_tensor(on_value, dtype_hint=dtype)
+        off = None if off_value is None else convert_to_tensor(off_value, dtype_hint=dtype)
+        for given, what in ((on, "on_value"), (off, "off_value")):
+            if given is not None and dtype is not None and given.dtype.base_dtype != dtype:
+                raise TypeError("dtype <dtype: '%s'> of %s does not match dtype parameter <dtype: '%s'>" % (
+                    given.dtype.base_dtype.name, what, dtype.name))
+        if dtype is None:
+            dtype = on.dtype.base_dtype if on is not None else off.dtype.base_dtype if off is not None else \
+                dtypes.float32
+        on = convert_to_tensor(1, dtype=dtype, name="on_value") if on is None else on
+        off = convert_to_tensor(0, dtype=dtype, name="off_value") if off is None else off
+        if on.dtype.base_dtype != off.dtype.base_dtype:
+            raise TypeError("dtype <dtype: '%s'> of on_value does not match dtype <dtype: '%s'> of off_value" % (
+                on.dtype.base_dtype.name, off.dtype.base_dtype.name))
         indices = convert_to_tensor(indices, name="indices")
         depth = convert_to_tensor(depth, dtype=dtypes.int32, name="depth")
         return build_op("OneHot", [indices, depth, on, off], attrs={"axis": -1 if axis is None else axis},
