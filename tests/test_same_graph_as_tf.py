@@ -158,8 +158,8 @@ outs = [tf.cumsum(x), tf.cumsum(x, 1, exclusive=True, reverse=True), tf.math.cum
 grads = tf.gradients(tf.reduce_sum(outs[1]) + tf.reduce_sum(outs[2]), [x])
 """,
     # unary math and activations with TF's gradient rules: *Grad ops (SigmoidGrad ...), control dependencies
-    # on the incoming gradient, swish's custom gradient (IdentityN); crelu's forward ops only (the ConcatV2
-    # gradient is built differently: TF slices with ConcatOffset)
+    # on the incoming gradient, swish's custom gradient (IdentityN); crelu's forward ops (its ConcatV2
+    # gradient is in concat_gradients)
     "unary_math_and_gradients": """
 x = tf.placeholder(tf.float32, [None, 3], name="x")
 fns = [tf.sigmoid, tf.tanh, tf.sqrt, tf.rsqrt, tf.reciprocal, tf.exp, tf.log, tf.square, tf.abs, tf.negative,
@@ -184,6 +184,101 @@ loss = (tf.nn.l2_loss(x) + tf.reduce_sum(tf.div_no_nan(x, y)) + tf.reduce_sum(tf
         + tf.reduce_sum(tf.squared_difference(p, b)) + tf.reduce_sum(x * y) + tf.reduce_sum(p * b)
         + tf.reduce_sum(tf.div_no_nan(p, b)))
 grads = tf.gradients(loss, [x, y, p, b])
+""",
+    # array ops and their gradients, on placeholders with an unknown batch dimension and fully known ones.
+    # ConcatV2's gradient: Rank/FloorMod, Shape Consts or one ShapeN, ConcatOffset + Slice (more than 16
+    # inputs: one SplitV); Slice's paddings as [rank, 1] columns; StridedSliceGrad's known args as Consts
+    "concat_gradients": """
+x = tf.placeholder(tf.float32, [None, 3], name="x")
+y = tf.placeholder(tf.float32, [None, 2], name="y")
+a = tf.placeholder(tf.float32, [2, 3], name="a")
+i = tf.placeholder(tf.int32, [], name="i")
+outs = [tf.concat([x, y, x], -1), tf.concat([a, a], 0), tf.concat([x] * 17, 1), tf.concat([a] * 17, 0),
+        tf.nn.crelu(x), tf.concat([a, a], i), tf.concat([x, x], axis=tf.constant(0))]
+grads = tf.gradients(tf.add_n([tf.reduce_sum(o) for o in outs]), [x, y, a])
+""",
+    "stack_unstack_split_gradients": """
+x = tf.placeholder(tf.float32, [None, 6], name="x")
+u = tf.placeholder(tf.float32, [4, None], name="u")
+a = tf.placeholder(tf.float32, [4, 6], name="a")
+p, q = tf.split(x, [2, -1], axis=1)
+r, s = tf.split(u, 2, axis=0, name="halves")
+e, f, g = tf.split(a, [1, 2, 3], axis=1)
+v, w = tf.unstack(tf.reshape(x, [-1, 2, 3]), axis=1)
+cols = tf.unstack(a, axis=1)
+st = tf.stack([u, u, u], axis=-1)
+grads = tf.gradients(tf.reduce_sum(p) + tf.reduce_sum(q * 2.0) + tf.reduce_sum(s) + tf.reduce_sum(e)
+                     + tf.reduce_sum(g) + tf.reduce_sum(v) + tf.add_n([tf.reduce_sum(c) for c in cols])
+                     + tf.reduce_sum(st) + tf.reduce_sum(tf.stack([x, x], axis=1)), [x, u, a])
+""",
+    "slice_and_strided_slice_gradients": """
+x = tf.placeholder(tf.float32, [None, 6], name="x")
+a = tf.placeholder(tf.float32, [4, 6], name="a")
+k = tf.constant(1)
+outs = [tf.slice(x, [0, 1], [-1, 2]), tf.slice(a, [1, 1], [2, 3]), x[1:, ::2], x[:, 0], x[..., None],
+        a[1:, ::2], a[:, 0], a[..., None], x[k:, :k], a[k], tf.shape(x)[k:][1:]]
+grads = tf.gradients(tf.add_n([tf.reduce_sum(o) for o in outs[:-1]]), [x, a])
+""",
+    # axis 0 is left out: TF hands IndexedSlices on and densifies them where they are summed
+    "gather_on_other_axes_gradients": """
+x = tf.placeholder(tf.float32, [None, 6], name="x")
+a = tf.placeholder(tf.float32, [4, 6, 2], name="a")
+i = tf.placeholder(tf.int32, [None], name="i")
+outs = [tf.gather(x, i, axis=1), tf.gather(a, [0, 3], axis=1), tf.gather(a, [[1, 0]], axis=-1)]
+grads = tf.gradients(tf.add_n([tf.reduce_sum(o) for o in outs]), [x, a])
+""",
+    "tile_pad_transpose_reverse_gradients": """
+x = tf.placeholder(tf.float32, [None, 3, 2], name="x")
+u = tf.placeholder(tf.float32, None, name="u")
+a = tf.placeholder(tf.float32, [4, 3], name="a")
+n = tf.placeholder(tf.int32, [2], name="n")
+pp = tf.placeholder(tf.int32, [3, 2], name="pp")
+outs = [tf.tile(a, [1, 3]), tf.tile(a, n), tf.tile(x, [1, 2, tf.shape(x)[0]]), tf.pad(x, pp),
+        tf.pad(x, [[0, 0], [1, 1], [2, 0]], mode="REFLECT", name="refl"), tf.pad(u, [[1, 1]]),
+        tf.pad(x, [[0, 0], [1, 2], [1, 0]], "SYMMETRIC"), tf.pad(a, [[0, 1], [1, 0]], constant_values=2.0),
+        tf.transpose(x, [2, 0, 1]), tf.transpose(a), tf.transpose(u), tf.reverse(a, [1]), tf.reverse(x, [0, -1])]
+grads = tf.gradients(tf.add_n([tf.reduce_sum(o) for o in outs]), [x, u, a])
+""",
+    "expand_squeeze_reshape_gradients": """
+x = tf.placeholder(tf.float32, [None, 1, 3], name="x")
+u = tf.placeholder(tf.float32, None, name="u")
+a = tf.placeholder(tf.float32, [4, 1], name="a")
+outs = [tf.expand_dims(x, 1), tf.expand_dims(a, -1), tf.squeeze(x, [1]), tf.squeeze(a), tf.squeeze(x),
+        tf.reshape(x, [-1, 3]), tf.reshape(a, [2, 2]), tf.reshape(x, tf.stack([tf.shape(x)[0], 3])),
+        tf.reshape(u, [-1])]
+grads = tf.gradients(tf.add_n([tf.reduce_sum(o) for o in outs]), [x, u, a])
+""",
+    # one_hot's given on/off values are unnamed Consts; boolean_mask's forward ops (its GatherV2 gradient
+    # is on axis 0, see above)
+    "one_hot_where_select_boolean_mask": """
+i = tf.placeholder(tf.int32, [None], name="i")
+c = tf.placeholder(tf.bool, [None, 3], name="c")
+b = tf.placeholder(tf.bool, [None], name="b")
+x = tf.placeholder(tf.float32, [None, 3], name="x")
+y = tf.placeholder(tf.float32, [3], name="y")
+a = tf.placeholder(tf.float32, [4, 3], name="a")
+hot = [tf.one_hot(i, 3), tf.one_hot([1, 0], 3, axis=0), tf.one_hot(i, 4, 1.0, 0.0), tf.one_hot(i, 2, 1, 0),
+       tf.one_hot(i, 2, off_value=-1, dtype=tf.int64)]
+outs = [tf.where(c, x, x * 2.0), tf.where(b, x, -x), tf.where_v2(c, x, y), tf.where_v2(c, x, 0.0)]
+grads = tf.gradients(tf.add_n([tf.reduce_sum(o) for o in outs]), [x, y])
+idx = tf.where(c)
+masked = [tf.boolean_mask(x, c), tf.boolean_mask(a, [True, False, True, True])]
+""",
+    "conv_and_pool_gradients": """
+x = tf.placeholder(tf.float32, [None, 8, 8, 2], name="x")
+f = tf.placeholder(tf.float32, [3, 3, 2, 4], name="f")
+a = tf.placeholder(tf.float32, [2, 8, 8, 2], name="a")
+z = tf.placeholder(tf.float32, [None, None, None, 2], name="z")
+c1 = tf.nn.conv2d(x, f, [1, 1, 1, 1], "SAME")
+c2 = tf.nn.conv2d(a, f, [1, 2, 2, 1], "VALID")
+c3 = tf.nn.conv2d(z, f, strides=[1, 2, 2, 1], padding="SAME", dilations=[1, 1, 1, 1], name="conv")
+c4 = tf.nn.conv2d(z, f, [1, 1, 1, 1], "VALID", dilations=[1, 2, 2, 1])
+pools = [tf.nn.max_pool(c1, [1, 2, 2, 1], [1, 2, 2, 1], "SAME"), tf.nn.avg_pool(c2, [1, 2, 2, 1], [1, 1, 1, 1], "VALID"),
+         tf.nn.max_pool(a, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"), tf.nn.avg_pool(x, [1, 3, 3, 1], [1, 2, 2, 1], "SAME"),
+         tf.nn.max_pool(c3, [1, 3, 3, 1], [1, 1, 1, 1], "SAME", name="pool"),
+         tf.nn.avg_pool(c4, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="SAME")]
+g1 = tf.gradients(tf.add_n([tf.reduce_sum(p) for p in pools]), [x, f, a, z])
+g2 = tf.gradients(tf.reduce_sum(g1[3]), [z, f])
 """,
 }
 
