@@ -280,6 +280,21 @@ pools = [tf.nn.max_pool(c1, [1, 2, 2, 1], [1, 2, 2, 1], "SAME"), tf.nn.avg_pool(
 g1 = tf.gradients(tf.add_n([tf.reduce_sum(p) for p in pools]), [x, f, a, z])
 g2 = tf.gradients(tf.reduce_sum(g1[3]), [z, f])
 """,
+    # second order through MaxPoolGrad/AvgPoolGrad/Conv2DBackprop* (AvgPoolGrad's shape input gets a
+    # StopGradient), the public backprop functions, max_pool2d's own default name
+    "pool_and_conv_second_order": """
+x = tf.placeholder(tf.float32, [2, 6, 6, 2], name="x")
+f = tf.placeholder(tf.float32, [3, 3, 2, 2], name="f")
+m = tf.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+v = tf.nn.avg_pool(x, [1, 2, 2, 1], [1, 1, 1, 1], "SAME")
+c = tf.nn.conv2d(x, f, [1, 1, 1, 1], "SAME")
+g = tf.gradients(tf.reduce_sum(m * m) + tf.reduce_sum(v * v) + tf.reduce_sum(c * c), [x, f])
+gg = tf.gradients(tf.reduce_sum(g[0] * g[0]) + tf.reduce_sum(g[1]), [x, f])
+b = tf.nn.conv2d_backprop_input([2, 6, 6, 2], f, c, [1, 1, 1, 1], "SAME")
+bf = tf.nn.conv2d_backprop_filter(x, [3, 3, 2, 2], c, [1, 1, 1, 1], "SAME")
+pools = [tf.nn.max_pool2d(x, 2, 2, "VALID"), tf.nn.avg_pool2d(x, 2, 2, "VALID"), tf.nn.max_pool2d(x, [3, 3], [1, 2], "SAME"),
+         tf.nn.max_pool(x, 2, 2, "VALID"), tf.nn.avg_pool(x, [2, 2], 2, "VALID")]
+""",
 }
 
 DUMP = """

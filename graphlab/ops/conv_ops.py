@@ -337,7 +337,8 @@ register_op("AvgPool", inputs=["value: T"], outputs=_pool_outputs, kernel=_avg_p
             doc="Mean over each window, counting only unpadded elements.")
 register_op("AvgPoolGrad", inputs=["orig_input_shape: int32", "grad: T"], outputs=_avg_pool_grad_outputs,
             kernel=_avg_pool_grad_kernel,
-            grad=lambda op, g: [None, build_op("AvgPool", [g], attrs=_pool_attrs_of(op)).outputs[0]],
+            grad=lambda op, g: [array_ops.stop_gradient(op.inputs[0]),    # TF returns it for the shape too
+                                build_op("AvgPool", [g], attrs=_pool_attrs_of(op)).outputs[0]],
             doc="Gradient of AvgPool: spreads each output gradient evenly over its window.")
 
 
@@ -379,7 +380,11 @@ def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, inpu
                     name=name).outputs[0]
 
 
-max_pool2d = max_pool
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """``tf.nn.max_pool2d``: TF's own default name, "MaxPool2d"."""
+    return max_pool(input, ksize, strides, padding, data_format, name=name or "MaxPool2d")
+
+
 avg_pool2d = avg_pool
 
 __all__ = ["conv2d", "conv2d_backprop_input", "conv2d_backprop_filter", "max_pool", "avg_pool", "max_pool2d",
