@@ -130,7 +130,8 @@ SAMPLES = {
     "FloorDiv": (lambda x, y: tf.floordiv(x, y) + x, [_pos(3) * 3 + 0.1, _pos(3)]),
     "FloorMod": (tf.floormod, [_pos(3) * 3 + 0.05, np.array([0.7, 0.9, 1.1])]),
     "GatherV2": (lambda p: tf.reduce_sum(tf.gather(p, _i([2, 0, 2]))) + tf.reduce_sum(tf.gather(p, _i([[1, 1], [0, 2]]), axis=1))
-                 + tf.reduce_sum(tf.gather(p, _i([0, 2]), axis=-1)[:2] * tf.gather(p, _i([3, 3]), axis=0)[..., :2]),
+                 + tf.reduce_sum(tf.gather(p, _i([0, 2]), axis=-1)[:2] * tf.gather(p, _i([3, 3]), axis=0)[..., :2])
+                 + tf.reduce_sum(tf.gather(p, _i([[2, 0, 0], [1, 2, 2], [0, 0, 1], [2, 1, 1]]), axis=1, batch_dims=1) ** 2),
                  [_u(4, 3)]),
     "Identity": (tf.identity, [_u(3)]),
     "Print": (lambda x: tf.Print(x, [], first_n=0), [_u(3)]),

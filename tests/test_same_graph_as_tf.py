@@ -295,6 +295,16 @@ bf = tf.nn.conv2d_backprop_filter(x, [3, 3, 2, 2], c, [1, 1, 1, 1], "SAME")
 pools = [tf.nn.max_pool2d(x, 2, 2, "VALID"), tf.nn.avg_pool2d(x, 2, 2, "VALID"), tf.nn.max_pool2d(x, [3, 3], [1, 2], "SAME"),
          tf.nn.max_pool(x, 2, 2, "VALID"), tf.nn.avg_pool(x, [2, 2], 2, "VALID")]
 """,
+    # batch_dims: TF's _BatchGatherGrad (batch offsets added to the indices) and a known transposed shape
+    "gather_batch_dims_gradients": """
+p = tf.placeholder(tf.float32, [2, 3, 4], name="p")
+q = tf.placeholder(tf.float32, [None, 3, 4], name="q")
+i = tf.placeholder(tf.int32, [2, 2], name="i")
+j = tf.placeholder(tf.int32, [None, 5], name="j")
+outs = [tf.gather(p, i, batch_dims=1), tf.gather(p, i, axis=2, batch_dims=1), tf.gather(q, j, axis=1, batch_dims=-1),
+        tf.gather(p, tf.constant([[[0, 1]], [[2, 2]]]), axis=2, batch_dims=1)]
+grads = tf.gradients(tf.add_n([tf.reduce_sum(o * o) for o in outs]), [p, q])
+""",
 }
 
 DUMP = """

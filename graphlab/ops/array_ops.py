@@ -239,10 +239,14 @@ def _known(tensor):
 def _partial_shape(tensor):
     """What is known at build time about a 1-D shape tensor: a list of ints/None, or None if even its
     length is unknown (TF's "input tensors computed as partial shapes")."""
-    value = _known(tensor)
+    value = _folded(tensor)
     if value is not None:
         return [int(v) for v in np.reshape(value, [-1])]
     op = tensor._op
+    if op._type == "ConcatV2" and len(op._inputs) > 2:     # TF concatenates the parts' partial shapes
+        parts = [_partial_shape(t) for t in op._inputs[:-1]]
+        if all(p is not None for p in parts):
+            return [d for p in parts for d in p]
     if op._type == "Shape":
         return op._inputs[0]._shape.as_list() if op._inputs[0]._shape.ndims is not None else None
     if op._type == "Pack" and op._attrs.get("axis", 0) == 0:
@@ -346,10 +350,34 @@ def reshape(tensor, shape, name=None):  # noqa: F811  (TF's argument name shadow
 
 
 # ------------------------------------------------------------------------------------------- Transpose
+_FOLDABLE = {"ConcatV2", "Range", "Pack", "AddV2", "Sub", "Mul", "StridedSlice", "GatherV2", "ExpandDims",
+             "Reshape", "Cast", "Identity", "FloorMod"}
+
+
+def _folded(tensor, depth=6):
+    """The value of a small all-constant subgraph of shape arithmetic, computed by its kernels at build time
+    (TF's shape inference evaluates such subgraphs too, e.g. a gradient's permutation made of Ranges), or
+    None when a placeholder or anything else is in the way."""
+    value = _known(tensor)
+    if value is not None or depth == 0 or tensor._op._type not in _FOLDABLE:
+        return value
+    from graphlab.ops import registry
+    op = tensor._op
+    args = [_folded(t, depth - 1) for t in op._inputs]
+    if any(a is None for a in args):
+        return None
+    ctx = collections.namedtuple("FoldContext", "op attrs state session")(op, op._attrs, {}, None)
+    try:
+        out = registry.get_opdef(op._type).kernel(ctx, *[np.asarray(a) for a in args])
+    except Exception:   # an error is the kernel's to report at run time
+        return None
+    return np.asarray(out[tensor._value_index] if isinstance(out, tuple) else out)
+
+
 def _transpose_outputs(op):
     x, perm = op._inputs
     dims = _dims(x)
-    p = _known(perm)
+    p = _folded(perm)
     if perm._shape.ndims == 1 and dims is not None and perm._shape.as_list()[0] not in (None, len(dims)):
         raise ValueError("Dimension must be %d but is %d" % (len(dims), perm._shape.as_list()[0]))
     if p is None or dims is None:
@@ -1019,7 +1047,24 @@ def _gather_outputs(op):
     if pd is None or idx is None or axis is None:
         return [(_dtype_of(op), tensor_shape.UNKNOWN)]
     axis = _axis_attr(int(axis), len(pd))
-    return [(_dtype_of(op), tensor_shape.TensorShape(pd[:axis] + idx + pd[axis + 1:]))]
+    b = int(op._attrs.get("batch_dims", 0))
+    if not -len(idx) <= b <= len(idx):
+        raise ValueError("Shape must be at least rank %d but is rank %d" % (abs(b), len(idx)))
+    b = _batch_dims(b, len(idx))
+    if b > axis:     # tf.gather never builds this (axis 0 drops batch_dims); TF's own rule is no guide here
+        return [(_dtype_of(op), tensor_shape.UNKNOWN)]
+    return [(_dtype_of(op), tensor_shape.TensorShape(pd[:axis] + idx[b:] + pd[axis + 1:]))]
+
+
+def _batch_dims(b, indices_rank):
+    """A negative batch_dims counts back from the indices' rank, as TF's kernel does."""
+    b = int(b)
+    if b < 0:
+        b += indices_rank
+    if not 0 <= b <= indices_rank:
+        raise ValueError("Expected batch_dims in the range [%d, %d], but got %d" % (
+            -indices_rank, indices_rank, b - (indices_rank if b < 0 else 0)))
+    return b
 
 
 def _gather_kernel(ctx, params, indices, axis):
@@ -1030,19 +1075,37 @@ def _gather_kernel(ctx, params, indices, axis):
         bad = indices[tuple(where)]
         at = "[%s]" % ",".join(str(int(i)) for i in where) if indices.ndim else ""
         raise InvalidArgumentError(None, ctx.op, "indices%s = %d is not in [0, %d)" % (at, bad, size))
-    return np.take(params, indices, axis=axis)
+    b = _batch_dims(ctx.attrs.get("batch_dims", 0), indices.ndim)
+    if not b:
+        return np.take(params, indices, axis=axis)
+    # batch_dims: the leading b axes of params and indices are walked together, one gather per batch
+    lead = params.shape[:b]
+    flat_p = params.reshape((-1,) + params.shape[b:])
+    flat_i = indices.reshape((-1,) + indices.shape[b:])
+    out_shape = params.shape[:axis] + indices.shape[b:] + params.shape[axis + 1:]
+    if not flat_p.shape[0]:
+        return np.zeros(out_shape, params.dtype)
+    parts = [np.take(flat_p[k], flat_i[k], axis=axis - b) for k in builtins.range(flat_p.shape[0])]
+    return np.stack(parts).reshape(lead + out_shape[b:])
 
 
 def _gather_grad(op, grad):
-    """TF's rule (batch_dims 0). Axis 0: the rows of grad reshaped to [size(indices), params_shape[1:]] and
-    summed into params_shape[0] rows (TF hands these IndexedSlices on and densifies them where they meet,
-    graphlab sums them here). Other axes: move the gathered axis first, segment-sum, move it back, as TF's
-    transpose/range/concat chain builds it."""
-    m = _math()
+    """TF's rule. Axis 0: the rows of grad reshaped to [size(indices), params_shape[1:]] and summed into
+    params_shape[0] rows (TF hands these IndexedSlices on and densifies them where they meet, graphlab sums
+    them here). Other axes: move the gathered axis first (behind the batch axes), segment-sum, move it back,
+    as TF's transpose/range/concat chain builds it."""
     params, indices, axis = op.inputs
     params_shape = shape(params)
     indices_size = expand_dims(size(indices), 0)
     a = _known(axis)
+    b = int(op._attrs.get("batch_dims", 0))
+    if b < 0:
+        if indices.shape.ndims is None:
+            raise ValueError("Currently, it is unsupported to take the gradient of tf.gather when batch_dims < 0 "
+                             "and the rank of the indices is unknown. Please pass a positive batch_dims or use "
+                             "tf.ensure_shape to update the shape of indices when calling tf.gather. Got "
+                             "batch_dims=%d and indices=%s" % (b, indices))
+        b += indices.shape.ndims
     if a is not None and int(a) == 0:
         values = reshape(grad, concat([indices_size, params_shape[1:]], 0))
         flat = reshape(indices, indices_size)
@@ -1052,17 +1115,52 @@ def _gather_grad(op, grad):
     values_shape = concat([outer_shape, [-1], inner_shape], 0)
     values_dims = size(values_shape)
     axis_dims = size(outer_shape)
-    outer_batches = range(0)
-    batch_axis = range(0, axis_dims)
+    outer_batches = range(b)
+    batch_axis = range(b, axis_dims)
     inner_axes = range(axis_dims + 1, values_dims)
     values = reshape(grad, values_shape)
     perm = concat([outer_batches, [axis_dims], batch_axis, inner_axes], 0)
     values_t = transpose(values, perm)
-    gather(params_shape, perm)          # TF builds the transposed shape and leaves it unused at batch_dims 0
-    gather_dim_size = params_shape[axis]
-    summed = unsorted_segment_sum(values_t, reshape(indices, expand_dims(size(indices), 0)), gather_dim_size)
-    back = concat([outer_batches, batch_axis + 1, [0], inner_axes], 0)
+    params_shape_t = gather(params_shape, perm)
+    summed = _batch_gather_grad(params_shape_t, values_t, indices, b, params_shape[axis])
+    back = concat([outer_batches, batch_axis + 1, [b], inner_axes], 0)
     return [reshape(transpose(summed, back), shape(params)), None, None]
+
+
+def _batch_gather_grad(params_shape, values, indices, batch_dims, gather_dim_size):
+    """TF's _BatchGatherGrad: with batch axes, indices are offset per batch and all batches summed at once."""
+    m = _math()
+    indices_size = expand_dims(size(indices), 0)
+    if batch_dims:
+        values_shape = shape(values)
+        outer_shape = values_shape[:batch_dims]
+        inner_shape = values_shape[batch_dims:][1:]
+        batch_size = m.reduce_prod(outer_shape, [0])
+        flat_values_shape = concat([[-1], inner_shape], 0)
+        gather_dim_size = gather_dim_size * batch_size
+        indices = _batch_indices(params_shape, indices, batch_dims)
+        values = reshape(values, flat_values_shape)
+    indices = reshape(indices, indices_size)
+    params_grad = unsorted_segment_sum(values, indices, gather_dim_size)
+    if batch_dims:
+        params_grad = reshape(params_grad, concat([outer_shape, flat_values_shape], 0))
+    return params_grad
+
+
+def _batch_indices(params_shape, indices, batch_dims):
+    """TF's _GetBatchIndices: each batch's indices shifted past the rows of the batches before it."""
+    dtype = indices.dtype.base_dtype
+    batch_indices = indices
+    casted = _math().cast(params_shape, dtype)
+    accum = ones((), dtype=dtype)
+    for dim in builtins.range(batch_dims, 0, -1):
+        dim_value = casted[dim - 1]
+        accum = accum * casted[dim]
+        dim_indices = range(zeros((), dtype=dtype), dim_value, ones((), dtype=dtype))
+        dim_indices = dim_indices * accum
+        dim_shape = concat([tile([1], [dim - 1]), [dim_value], tile([1], [rank(indices) - dim])], axis=0)
+        batch_indices = batch_indices + reshape(dim_indices, dim_shape)
+    return batch_indices
 
 
 register_op(
@@ -1074,9 +1172,14 @@ register_op(
     doc="Picks slices of params along axis at the given indices.")
 
 
-def gather(params, indices, validate_indices=None, name=None, axis=0, batch_dims=0):
-    """``tf.gather``."""
-    return build_op("GatherV2", [params, indices, axis], name=name).outputs[0]
+def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
+    """``tf.gather``: the axis defaults to batch_dims, as in TF."""
+    axis = batch_dims if axis is None else axis
+    from graphlab.framework.tensor import Tensor
+    if not isinstance(axis, Tensor) and int(axis) == 0 or isinstance(axis, Tensor) and _known(axis) == 0:
+        batch_dims = 0      # as TF: a gather on axis 0 is built without batch_dims
+    return build_op("GatherV2", [params, indices, axis], attrs={"batch_dims": int(batch_dims)},
+                    name=name).outputs[0]
 
 
 def _segment_sum_kernel(ctx, data, ids, num):

@@ -123,3 +123,27 @@ def test_one_hot_dtype_errors(kwargs, message):
     with pytest.raises(TypeError) as info:
         tf.one_hot(tf.constant([0, 2]), 3, **kwargs)
     assert str(info.value) == message
+
+
+# ------------------------------------------------------------------------------------ gather batch_dims
+def test_gather_with_batch_dims_values_shapes_and_gradients():
+    P = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    p = tf.placeholder(tf.float32, [2, 3, 4], name="p")
+    q = tf.placeholder(tf.float32, [None, 3, 4], name="q")
+    i = tf.constant([[2, 0], [1, 1]])
+    j = tf.placeholder(tf.int32, [None, 3, 2], name="j")
+    outs = [tf.gather(p, i, batch_dims=1), tf.gather(p, i, axis=2, batch_dims=1),
+            tf.gather(q, j, axis=2, batch_dims=-1), tf.gather(p, tf.constant([[[0, 1]], [[2, 2]]]), axis=2, batch_dims=1)]
+    assert [o.shape.as_list() for o in outs] == [[2, 2, 4], [2, 3, 2], [None, 3, 2], [2, 3, 1, 2]]
+    assert outs[0].op.get_attr("batch_dims") == 1 and outs[2].op.get_attr("batch_dims") == -1
+    weights = [np.arange(1, 1 + np.prod(s), dtype=np.float32).reshape(s) for s in ([2, 2, 4], [2, 3, 2], [2, 3, 2],
+                                                                                   [2, 3, 1, 2])]
+    gp, gq = tf.gradients(tf.add_n([tf.reduce_sum(o * w) for o, w in zip(outs, weights)]), [p, q])
+    v = _run(outs + [gp, gq], {p: P, q: P, j: [[[3, 0], [1, 1], [2, 3]], [[0, 0], [3, 2], [1, 0]]]})
+    assert v[0].tolist() == [[[8, 9, 10, 11], [0, 1, 2, 3]], [[16, 17, 18, 19], [16, 17, 18, 19]]]
+    assert v[1].tolist() == [[[2, 0], [6, 4], [10, 8]], [[13, 13], [17, 17], [21, 21]]]
+    assert v[2].tolist() == [[[3, 0], [5, 5], [10, 11]], [[12, 12], [19, 18], [21, 20]]]
+    assert v[3].tolist() == [[[[0, 1]], [[4, 5]], [[8, 9]]], [[[14, 14]], [[18, 18]], [[22, 22]]]]
+    assert v[4].tolist() == [[[8, 8, 8, 8], [7, 4, 3, 0], [12, 8, 8, 4]],
+                             [[0, 15, 15, 0], [22, 43, 45, 28], [0, 23, 23, 0]]]
+    assert v[5].tolist() == [[[2, 0, 0, 1], [0, 7, 0, 0], [0, 0, 5, 6]], [[15, 0, 0, 0], [0, 0, 10, 9], [12, 11, 0, 0]]]
