@@ -59,7 +59,7 @@ from graphlab import graph_util, saved_model, train  # noqa: E402  (tf.train, tf
 from graphlab import layers  # noqa: E402  (tf.layers)
 from graphlab import losses, metrics  # noqa: E402  (tf.losses, tf.metrics)
 from graphlab.ops.math_ops import div_no_nan  # noqa: E402
-from graphlab.ops.math_ops import cumprod, cumsum  # noqa: E402
+from graphlab.ops.scan_ops import cumprod, cumsum  # noqa: E402
 from graphlab.ops.math_ops import (acos, asin, atan, cosh, digamma, erf, expm1, lgamma, polygamma,  # noqa: E402
                                    scalar_mul, sinh, tan)
 from graphlab.ops.array_ops import setdiff1d  # noqa: E402

@@ -346,7 +346,7 @@ def prod_grad(op, grad):
     computed as an exclusive cumprod from the left times one from the right over the reduced axes (moved
     to the front and flattened by a Transpose and Reshape), so it is exact where x holds zeros (grad *
     prod / x would give NaN there)."""
-    from graphlab.ops import array_ops, math_ops
+    from graphlab.ops import array_ops, math_ops, scan_ops
     x = op.inputs[0]
     input_shape = _shape(x)
     reduction_indices = array_ops.reshape(op.inputs[1], [-1])
@@ -365,8 +365,8 @@ def prod_grad(op, grad):
     _set_permuted_shape(permuted, x, op.inputs[1])
     permuted_shape = _shape(permuted)
     reshaped = array_ops.reshape(permuted, (reduced_num, other_num))
-    left = math_ops.cumprod(reshaped, axis=0, exclusive=True)
-    right = math_ops.cumprod(reshaped, axis=0, exclusive=True, reverse=True)
+    left = scan_ops.cumprod(reshaped, axis=0, exclusive=True)
+    right = scan_ops.cumprod(reshaped, axis=0, exclusive=True, reverse=True)
     y = array_ops.reshape(math_ops.conj(left) * math_ops.conj(right), permuted_shape)
     out = grad * array_ops.transpose(y, array_ops.invert_permutation(perm))
     return [array_ops.reshape(out, input_shape), None]

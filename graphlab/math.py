@@ -7,7 +7,7 @@ from graphlab.ops.math_ops import (abs, add, add_n, argmax, argmin, ceil, cos, c
                                    reduce_sum, round, rsqrt, sigmoid, sign, sin, sqrt, square,
                                    squared_difference, subtract, tanh, truediv)
 from graphlab.ops.math_ops import floormod as mod  # noqa: F401
-from graphlab.ops.math_ops import cumprod, cumsum  # noqa: F401
+from graphlab.ops.scan_ops import cumprod, cumsum  # noqa: F401
 from graphlab.ops.math_ops import (acos, asin, atan, cosh, digamma, erf, expm1, lgamma, polygamma,  # noqa: F401
                                    scalar_mul, sinh, tan)
 from graphlab.ops.nn_ops import softplus, softsign  # noqa: F401,E402
