@@ -60,8 +60,8 @@ from graphlab import layers  # noqa: E402  (tf.layers)
 from graphlab import losses, metrics  # noqa: E402  (tf.losses, tf.metrics)
 from graphlab.ops.math_ops import div_no_nan  # noqa: E402
 from graphlab.ops.scan_ops import cumprod, cumsum  # noqa: E402
-from graphlab.ops.math_ops import (acos, asin, atan, cosh, digamma, erf, expm1, lgamma, polygamma,  # noqa: E402
-                                   scalar_mul, sinh, tan)
+from graphlab.ops.math_ops import acos, asin, atan, cosh, expm1, scalar_mul, sinh, tan  # noqa: E402
+from graphlab.ops.special_math_ops import digamma, erf, lgamma, polygamma  # noqa: E402
 from graphlab.ops.array_ops import setdiff1d  # noqa: E402
 from graphlab import contrib, summary  # noqa: E402  (tf.summary, tf.contrib.framework)
 from graphlab import logging_compat as logging  # noqa: E402  (tf.logging)

@@ -8,8 +8,8 @@ from graphlab.ops.math_ops import (abs, add, add_n, argmax, argmin, ceil, cos, c
                                    squared_difference, subtract, tanh, truediv)
 from graphlab.ops.math_ops import floormod as mod  # noqa: F401
 from graphlab.ops.scan_ops import cumprod, cumsum  # noqa: F401
-from graphlab.ops.math_ops import (acos, asin, atan, cosh, digamma, erf, expm1, lgamma, polygamma,  # noqa: F401
-                                   scalar_mul, sinh, tan)
+from graphlab.ops.math_ops import acos, asin, atan, cosh, expm1, scalar_mul, sinh, tan  # noqa: F401
+from graphlab.ops.special_math_ops import digamma, erf, lgamma, polygamma  # noqa: F401
 from graphlab.ops.nn_ops import softplus, softsign  # noqa: F401,E402
 
 from graphlab.ops.nn_ops import in_top_k, top_k  # noqa: F401,E402  (tf.math.in_top_k, tf.math.top_k)

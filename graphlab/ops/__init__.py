@@ -3,5 +3,5 @@ from graphlab.ops import array_ops, control_flow_ops, math_ops, state_ops  # noq
 from graphlab.ops import io_ops  # noqa: F401,E402  (SaveV2 / RestoreV2)
 from graphlab.ops import data_flow_ops, script_ops, training_ops  # noqa: F401,E402
 from graphlab.ops import logging_ops  # noqa: F401,E402  (Print, Assert)
-from graphlab.ops import scan_ops  # noqa: F401,E402  (Cumsum, Cumprod)
+from graphlab.ops import scan_ops, special_math_ops  # noqa: F401,E402  (Cumsum, Cumprod; Erf, Lgamma ...)
 array_ops.install_getitem()  # Tensor.__getitem__ -> StridedSlice, once math_ops made the operator table
