@@ -131,6 +131,12 @@ s2 = tf.train.Saver({"renamed": v})
 acc, acc_op = tf.metrics.accuracy(tf.constant([1, 2]), tf.constant([1, 3]))
 m, m_op = tf.metrics.mean(tf.constant([1.0, 2.0]))
 """,
+    "maximum_minimum_clip_gradients": """
+x = tf.placeholder(tf.float32, [None, 3], name="x")
+y = tf.placeholder(tf.float32, [3], name="y")
+outs = [tf.clip_by_value(x, -1.0, 1.0), tf.maximum(x, y), tf.minimum(x, 0.5), tf.maximum(y, y * 2.0)]
+grads = tf.gradients(tf.add_n([tf.reduce_sum(o) for o in outs]), [x, y])
+""",
     "zeros_and_ones": """
 outs = [tf.ones([600, 600]), tf.zeros([10, 10]), tf.zeros([10, 100]), tf.ones([999]), tf.ones([1000], tf.int32),
         tf.zeros([2, 3], tf.bool)]

@@ -353,12 +353,14 @@ def pow(x, y, name=None):  # noqa: A001  (TF's public name)
 
 # ------------------------------------------------------------------------------------ Maximum, Minimum
 def _select_grad(compare):
-    """Gradient of max/min: it flows to x where ``compare(x, y)`` holds, to y elsewhere."""
+    """Gradient of max/min: it flows to x where ``compare(x, y)`` holds, to y elsewhere (as TF builds it:
+    zeros_like(grad) and two SelectV2; summed back to each input's shape centrally)."""
     def grad_fn(op, grad):
+        from graphlab.ops import array_ops
         x, y = op.inputs
-        to_x = cast(compare(x, y), grad.dtype)
-        gx = multiply(grad, to_x)
-        return [gx, subtract(grad, gx)]
+        zeros = array_ops.zeros_like(grad)
+        to_x = compare(x, y)
+        return [array_ops.where_v2(to_x, grad, zeros), array_ops.where_v2(to_x, zeros, grad)]
     return grad_fn
 
 
