@@ -8,3 +8,5 @@ from graphlab.ops.nn_ops import in_top_k, top_k  # noqa: F401,E402
 from graphlab.ops.nn_ops import crelu, selu, silu, softplus, softsign, swish  # noqa: F401,E402
 from graphlab.ops.conv_ops import (avg_pool, avg_pool2d, conv2d, conv2d_backprop_filter,  # noqa: F401,E402
                                    conv2d_backprop_input, max_pool, max_pool2d)
+from graphlab.ops.nn_impl import (batch_normalization, embedding_lookup, l2_normalize, moments,  # noqa: F401,E402
+                                  weighted_moments)

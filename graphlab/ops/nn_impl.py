@@ -1,0 +1,181 @@
+"""The classic TF1 ``tf.nn`` helpers that are compositions of other ops: moments, weighted_moments,
+batch_normalization, l2_normalize and embedding_lookup.
+
+None of them registers an op type: each builds, op for op and under TF's own scope and op names, the
+small subgraph TensorFlow builds, so graphs, gradients and renderings read the same as in TF.
+"""
+import numpy as np
+
+from graphlab.framework import dtypes
+from graphlab.framework import graph as graph_mod
+from graphlab.framework.tensor import Tensor
+from graphlab.ops import array_ops, math_ops
+from graphlab.ops.registry import convert_to_tensor
+
+
+def _keep_dims(keepdims, keep_dims):
+    """TF's deprecated-alias lookup: passing both spellings is an error, neither means False."""
+    if keepdims is not None and keep_dims is not None:
+        raise ValueError("Cannot specify both 'keepdims' and 'keep_dims'")
+    value = keepdims if keepdims is not None else keep_dims
+    return bool(value) if value is not None else False
+
+
+def _is_half(x):
+    return getattr(x, "dtype", None) is not None and dtypes.as_dtype(x.dtype).base_dtype == dtypes.float16
+
+
+# ------------------------------------------------------------------------------------------- moments
+def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+    """``tf.nn.moments``: mean and (biased) variance of ``x`` over ``axes``.
+
+    As TF: both are reduced with keepdims=True (ops "mean" and "variance"), the variance is the mean of
+    SquaredDifference(x, StopGradient(mean)) so no gradient flows back through the mean, and the kept
+    axes are squeezed away afterwards unless keep_dims. float16 inputs are computed in float32 and cast
+    back. ``shift`` is accepted and ignored, as in TF.
+    """
+    keep = _keep_dims(keepdims, keep_dims)
+    with graph_mod.name_scope(name, "moments", [x, axes]):
+        half = _is_half(x)
+        y = math_ops.cast(x, dtypes.float32) if half else x
+        mean = math_ops.reduce_mean(y, axes, keepdims=True, name="mean")
+        variance = math_ops.reduce_mean(math_ops.squared_difference(y, array_ops.stop_gradient(mean)),
+                                        axes, keepdims=True, name="variance")
+        if not keep:
+            mean = array_ops.squeeze(mean, axes)
+            variance = array_ops.squeeze(variance, axes)
+        if half:
+            return math_ops.cast(mean, dtypes.float16), math_ops.cast(variance, dtypes.float16)
+        return mean, variance
+
+
+def weighted_moments(x, axes, frequency_weights, name=None, keep_dims=None, keepdims=None):
+    """``tf.nn.weighted_moments``: the frequency-weighted mean and variance of ``x`` over ``axes``.
+
+    The weights broadcast against x (TF adds ZerosLike(x) to count them per element); both divisions
+    are DivNoNan, so all-zero weights give 0, not NaN, as in TF.
+    """
+    keep = _keep_dims(keepdims, keep_dims)
+    with graph_mod.name_scope(name, "weighted_moments", [x, frequency_weights, axes]):
+        x = convert_to_tensor(x, name="x")
+        frequency_weights = convert_to_tensor(frequency_weights, name="frequency_weights")
+        half = x.dtype.base_dtype == dtypes.float16
+        if half:
+            x = math_ops.cast(x, dtypes.float32)
+        if frequency_weights.dtype.base_dtype != x.dtype.base_dtype:
+            frequency_weights = math_ops.cast(frequency_weights, x.dtype.base_dtype)
+        weighted_input_sum = math_ops.reduce_sum(frequency_weights * x, axes, name="weighted_input_sum",
+                                                 keepdims=True)
+        broadcasted_weights = frequency_weights + array_ops.zeros_like(x)
+        sum_of_weights = math_ops.reduce_sum(broadcasted_weights, axes, name="sum_of_weights", keepdims=True)
+        weighted_mean = math_ops.div_no_nan(weighted_input_sum, sum_of_weights)
+        weighted_distsq = math_ops.reduce_sum(frequency_weights * math_ops.squared_difference(x, weighted_mean),
+                                              axes, name="weighted_distsq", keepdims=True)
+        weighted_variance = math_ops.div_no_nan(weighted_distsq, sum_of_weights)
+        if not keep:
+            weighted_mean = array_ops.squeeze(weighted_mean, axis=axes)
+            weighted_variance = array_ops.squeeze(weighted_variance, axis=axes)
+        if half:
+            weighted_mean = math_ops.cast(weighted_mean, dtypes.float16)
+            weighted_variance = math_ops.cast(weighted_variance, dtypes.float16)
+        return weighted_mean, weighted_variance
+
+
+# ----------------------------------------------------------------------------------------- batchnorm
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """``tf.nn.batch_normalization``: scale * (x - mean) / sqrt(variance + eps) + offset.
+
+    Built as TF builds it, folded into one multiply-add on x: inv = Rsqrt(variance + eps) (times scale),
+    then x * inv + (offset - mean * inv). ``offset`` and ``scale`` may be None.
+    """
+    with graph_mod.name_scope(name, "batchnorm", [x, mean, variance, scale, offset]):
+        inv = math_ops.rsqrt(variance + variance_epsilon)
+        if scale is not None:
+            inv *= scale
+        # one expression, as TF writes it: x * inv is built before offset - mean * inv (op names follow)
+        return x * math_ops.cast(inv, x.dtype) + math_ops.cast(
+            offset - mean * inv if offset is not None else -mean * inv, x.dtype)
+
+
+# -------------------------------------------------------------------------------------- l2_normalize
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """``tf.nn.l2_normalize``: x / sqrt(max(sum(x**2, axis), epsilon)), computed as x * Rsqrt(...).
+
+    The epsilon bounds the squared norm from below, so an all-zero slice stays zero instead of NaN.
+    ``dim`` is TF's deprecated alias of ``axis``; axis None normalises over all elements.
+    """
+    if axis is not None and dim is not None:
+        raise ValueError("Cannot specify both 'axis' and 'dim'")
+    axis = dim if axis is None else axis
+    with graph_mod.name_scope(name, "l2_normalize", [x]) as scope:
+        x = convert_to_tensor(x, name="x")
+        if x.dtype.is_complex:
+            raise NotImplementedError("l2_normalize of a complex tensor (%s, dtype %s) is not supported by "
+                                      "graphlab; normalise its real and imaginary parts yourself"
+                                      % (x.name, x.dtype.name))
+        square_sum = math_ops.reduce_sum(math_ops.square(x), axis, keepdims=True)
+        x_inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, epsilon))
+        return math_ops.multiply(x, x_inv_norm, name=scope)
+
+
+# ---------------------------------------------------------------------------------- embedding_lookup
+def _clip_by_norm(t, clip_norm, axes):
+    """The part of TF's clip_by_norm that embedding_lookup's max_norm uses: rows whose L2 norm over
+    ``axes`` exceeds clip_norm are scaled down to it (a zero row stays zero without a NaN gradient)."""
+    with graph_mod.name_scope(None, "clip_by_norm", [t, clip_norm]) as scope:
+        values = convert_to_tensor(t, name="t")
+        if np.isscalar(clip_norm):
+            clip_norm = max(clip_norm, 0)
+        else:
+            clip_norm = math_ops.cast(math_ops.maximum(clip_norm, 0), dtype=values.dtype)
+        l2sum = math_ops.reduce_sum(values * values, axes, keepdims=True)
+        pred = l2sum > 0
+        l2sum_safe = array_ops.where(pred, l2sum, array_ops.ones_like(l2sum))
+        l2norm = array_ops.where(pred, math_ops.sqrt(l2sum_safe), l2sum)
+        intermediate = values * clip_norm
+        return array_ops.identity(intermediate / math_ops.maximum(l2norm, clip_norm), name=scope)
+
+
+def _clip(params, ids, max_norm):
+    """embedding_lookup's max_norm: clip each looked-up embedding (the axes after the ids' axes)."""
+    if max_norm is None:
+        return params
+    ids_rank, params_rank = ids.shape.ndims, params.shape.ndims
+    if ids_rank and params_rank:
+        axes = list(range(ids_rank, params_rank))
+    else:
+        axes = array_ops.range(ids_rank if ids_rank else array_ops.rank(ids),
+                               params_rank if params_rank else array_ops.rank(params))
+    return _clip_by_norm(params, max_norm, axes)
+
+
+def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True, max_norm=None):
+    """``tf.nn.embedding_lookup``: rows of ``params`` picked by ``ids`` (a GatherV2 on axis 0 named like
+    the scope, then an Identity), with shape ids.shape + params.shape[1:].
+
+    ``params`` is one tensor or variable, or a list of one. Sharded embeddings (a list of several, which
+    TF splits with DynamicPartition/DynamicStitch by ``partition_strategy``) are not supported.
+    ``validate_indices`` is ignored as in TF: ids are always checked on CPU.
+    """
+    if params is None:
+        raise ValueError("params must be specified")
+    if isinstance(params, (list, tuple)) and not params:
+        raise ValueError("Length of params is currently 0. Need at least one param.")
+    if not isinstance(params, list):
+        params = list(params) if isinstance(params, tuple) else [params]
+    if len(params) > 1:
+        raise NotImplementedError(
+            "embedding_lookup over %d sharded params is not supported by graphlab: pass a single tensor or "
+            "variable (or a list of one); concatenate the shards with tf.concat(params, 0) first if "
+            "partition_strategy is 'div'" % len(params))
+    if partition_strategy not in ("mod", "div"):
+        raise ValueError("Unrecognized partition strategy: %s.Must be one of either `mod` or `div`."
+                         % partition_strategy)
+    with graph_mod.name_scope(name, "embedding_lookup", params + [ids]) as scope:
+        table = params[0] if isinstance(params[0], Tensor) else convert_to_tensor(params[0], name="params_0")
+        ids = convert_to_tensor(ids, name="ids")
+        result = _clip(array_ops.gather(table, ids, name=scope), ids, max_norm)
+        return array_ops.identity(result)
+
+
+__all__ = ["moments", "weighted_moments", "batch_normalization", "l2_normalize", "embedding_lookup"]
