@@ -311,6 +311,63 @@ outs = [tf.gather(p, i, batch_dims=1), tf.gather(p, i, axis=2, batch_dims=1), tf
         tf.gather(p, tf.constant([[[0, 1]], [[2, 2]]]), axis=2, batch_dims=1)]
 grads = tf.gradients(tf.add_n([tf.reduce_sum(o * o) for o in outs]), [p, q])
 """,
+    # tf.nn.moments: mean/variance with keepdims=True, StopGradient(mean), Squeeze unless keep_dims; float16
+    "nn_moments_and_gradients": """
+x = tf.placeholder(tf.float32, [None, 4], name="x")
+z = tf.placeholder(tf.float32, [2, 3, 4], name="z")
+m, v = tf.nn.moments(x, [0])
+mk, vk = tf.nn.moments(z, [0, 1], keep_dims=True, name="bn_stats")
+m2, v2 = tf.nn.moments(z, axes=[0, 2], keepdims=False)
+g = tf.gradients(m + v, [x])
+g2 = tf.gradients([mk, vk, m2, v2], [z])
+h = tf.placeholder(tf.float16, [3, 4], name="h")
+hm, hv = tf.nn.moments(h, [1])
+""",
+    "nn_weighted_moments_and_gradients": """
+x = tf.placeholder(tf.float32, [None, 4], name="x")
+w = tf.placeholder(tf.float32, [None, 1], name="w")
+m, v = tf.nn.weighted_moments(x, [0], w)
+mk, vk = tf.nn.weighted_moments(x, [0, 1], w, keep_dims=True, name="wm")
+g = tf.gradients(m + v, [x, w])
+""",
+    # batch_normalization folds to x * inv + (offset - mean * inv); offset/scale None; conv-style stats
+    "nn_batch_normalization_and_gradients": """
+x = tf.placeholder(tf.float32, [None, 3], name="x")
+mean, var = tf.nn.moments(x, [0])
+beta = tf.Variable(tf.zeros([3]), name="beta")
+gamma = tf.Variable(tf.ones([3]), name="gamma")
+y = tf.nn.batch_normalization(x, mean, var, beta, gamma, 1e-3)
+y2 = tf.nn.batch_normalization(x, mean, var, None, None, 0.001, name="plain")
+c = tf.placeholder(tf.float32, [2, 4, 4, 3], name="c")
+cm, cv = tf.nn.moments(c, [0, 1, 2], keep_dims=True)
+y3 = tf.nn.batch_normalization(c, cm, cv, beta, None, 1e-5)
+g = tf.gradients(tf.reduce_sum(y) + tf.reduce_sum(y2) + tf.reduce_sum(y3), [x, beta, gamma, c])
+""",
+    "nn_l2_normalize_and_gradients": """
+x = tf.placeholder(tf.float32, [None, 3], name="x")
+a = tf.nn.l2_normalize(x, axis=1)
+b = tf.nn.l2_normalize(x, 0, epsilon=1e-6, name="cols")
+c = tf.nn.l2_normalize(x, dim=[0, 1])
+d = tf.nn.l2_normalize(tf.constant([3.0, 4.0]))
+u = tf.placeholder(tf.float32, name="u")
+e = tf.nn.l2_normalize(u)
+g = tf.gradients([a, b, c], [x])
+""",
+    # forward only: TF's gradient of a gather on axis 0 is IndexedSlices (values in tests/ops/test_nn_impl.py)
+    "nn_embedding_lookup_forward": """
+params = tf.Variable(tf.ones([5, 3]), name="emb")
+ids = tf.placeholder(tf.int32, [None, 2], name="ids")
+e = tf.nn.embedding_lookup(params, ids)
+e2 = tf.nn.embedding_lookup([params], ids, name="lookup")
+t = tf.placeholder(tf.float32, [None, 3], name="t")
+e3 = tf.nn.embedding_lookup(t, [0, 2])
+e4 = tf.nn.embedding_lookup(params, ids, max_norm=1.0)
+e5 = tf.nn.embedding_lookup(((0.0, 1.0), (2.0, 3.0), (4.0, 5.0)), tf.constant([1]))
+u = tf.placeholder(tf.int32, name="u")
+e = tf.nn.embedding_lookup(params, u, max_norm=2.0)
+p = tf.placeholder(tf.float32, [None, 3], name="p")
+e2 = tf.nn.embedding_lookup(p, tf.constant([[0, 1]]), max_norm=tf.constant(2.0))
+""",
 }
 
 DUMP = """

@@ -16,7 +16,7 @@ from graphlab.ops.registry import convert_to_tensor
 def _keep_dims(keepdims, keep_dims):
     """TF's deprecated-alias lookup: passing both spellings is an error, neither means False."""
     if keepdims is not None and keep_dims is not None:
-        raise ValueError("Cannot specify both 'keepdims' and 'keep_dims'")
+        raise ValueError("Cannot specify both 'keep_dims' and 'keepdims'.")
     value = keepdims if keepdims is not None else keep_dims
     return bool(value) if value is not None else False
 
@@ -105,7 +105,7 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     ``dim`` is TF's deprecated alias of ``axis``; axis None normalises over all elements.
     """
     if axis is not None and dim is not None:
-        raise ValueError("Cannot specify both 'axis' and 'dim'")
+        raise ValueError("Cannot specify both 'dim' and 'axis'.")
     axis = dim if axis is None else axis
     with graph_mod.name_scope(name, "l2_normalize", [x]) as scope:
         x = convert_to_tensor(x, name="x")
@@ -155,22 +155,20 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
 
     ``params`` is one tensor or variable, or a list of one. Sharded embeddings (a list of several, which
     TF splits with DynamicPartition/DynamicStitch by ``partition_strategy``) are not supported.
-    ``validate_indices`` is ignored as in TF: ids are always checked on CPU.
+    ``validate_indices`` is ignored as in TF (ids are always checked on CPU), and so is
+    ``partition_strategy``, which only matters for shards.
     """
     if params is None:
         raise ValueError("params must be specified")
     if isinstance(params, (list, tuple)) and not params:
         raise ValueError("Length of params is currently 0. Need at least one param.")
-    if not isinstance(params, list):
-        params = list(params) if isinstance(params, tuple) else [params]
+    if not isinstance(params, list):     # as TF: only a list means shards; a tuple is one nested value
+        params = [params]
     if len(params) > 1:
         raise NotImplementedError(
             "embedding_lookup over %d sharded params is not supported by graphlab: pass a single tensor or "
-            "variable (or a list of one); concatenate the shards with tf.concat(params, 0) first if "
-            "partition_strategy is 'div'" % len(params))
-    if partition_strategy not in ("mod", "div"):
-        raise ValueError("Unrecognized partition strategy: %s.Must be one of either `mod` or `div`."
-                         % partition_strategy)
+            "variable (or a list of one). A Python list counts as shards, as in TF, so wrap a nested list of "
+            "numbers in tf.constant; for 'div' shards, tf.concat(params, 0) gives the same table" % len(params))
     with graph_mod.name_scope(name, "embedding_lookup", params + [ids]) as scope:
         table = params[0] if isinstance(params[0], Tensor) else convert_to_tensor(params[0], name="params_0")
         ids = convert_to_tensor(ids, name="ids")
