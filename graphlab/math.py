@@ -13,3 +13,4 @@ from graphlab.ops.special_math_ops import digamma, erf, lgamma, polygamma  # noq
 from graphlab.ops.nn_ops import softplus, softsign  # noqa: F401,E402
 
 from graphlab.ops.nn_ops import in_top_k, top_k  # noqa: F401,E402  (tf.math.in_top_k, tf.math.top_k)
+from graphlab.ops.nn_impl import l2_normalize  # noqa: F401,E402  (also tf.nn.l2_normalize)
