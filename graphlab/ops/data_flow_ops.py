@@ -67,7 +67,7 @@ def _enqueue_kernel(ctx, q, *values):
         raise ctx.error(_cancelled(), "Queue '%s' is closed." % ctx.op._inputs[0]._op.name)
     values = _check_components(ctx, q, values, False)
     _check_room(ctx, q, 1)
-    q.items.append(type(())(values))
+    q.items.append(type(())(np.array(v, copy=True) for v in values))   # the queue's own copy, as TF
 
 
 def _enqueue_many_kernel(ctx, q, *values):
@@ -80,7 +80,7 @@ def _enqueue_many_kernel(ctx, q, *values):
                                    "dimension 0")
     _check_room(ctx, q, n)
     for i in range(n):
-        q.items.append(type(())(v[i] for v in values))
+        q.items.append(type(())(np.array(v[i], copy=True) for v in values))
 
 
 def _check_room(ctx, q, n):

@@ -34,7 +34,9 @@ def _py_func_kernel(ctx, *args):
                            "this process: py_func stores only a reference to a Python function, never its code, "
                            "so a graph loaded from a file cannot run it. Rebuild the op with tf.py_func here."
                            % (ctx.op.name, token))
-    result = func(*args)
+    # the function gets its own arrays, which it may change: never a Const's value, a kept result or
+    # another op's output that later ops still read
+    result = func(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
     touts = ctx.attrs["Tout"]
     if not touts:
         return None

@@ -3,6 +3,7 @@
 A plan is built once per (fetches, feeds, targets) and cached by the Session; running it is a loop over
 prepared steps, so a cached run costs only the ops it executes, whatever the size of the graph.
 """
+import threading
 import time
 
 import numpy as np
@@ -60,6 +61,8 @@ class Plan:
         for i, t in enumerate(fed_tensors):
             slots[t] = i
         self.feed_slots = [slots[t] for t in fed_tensors]
+        fed = set(fed_tensors)
+        spare = [0]          # slots nobody reads: where an op that still runs writes an output that was fed
         self.has_control_flow = False
         steps = []
         for op in pruned:
@@ -79,9 +82,15 @@ class Plan:
                 ins.append(slots[t])
             outs = []
             for t in op._outputs:
+                if t in fed:         # the fed value wins: readers of t see the feed, not this op's result
+                    outs.append(-1 - spare[0])
+                    spare[0] += 1
+                    continue
                 if t not in slots:
                     slots[t] = len(slots)
                 outs.append(slots[t])
+            if op._type in _FEEDABLE_INPUTS and op._outputs and all(t in fed for t in op._outputs):
+                kernel, outs = _fed_placeholder, []   # in the plan only for a control edge: nothing to run
             if op._type in CONTROL_FLOW_TYPES:
                 self.has_control_flow = True
             ctrl = [c for c in op._control_inputs]
@@ -98,7 +107,13 @@ class Plan:
             if t not in slots:  # a fetch of a tensor nothing else in the plan touches: its op ran anyway
                 slots[t] = len(slots)
             self.fetch_slots.append(slots[t])
-        self.num_slots = len(slots)
+        self.num_slots = len(slots) + spare[0]
+        if spare[0]:
+            base = len(slots)
+            steps = [(k, c, i, n, [base - 1 - o if o < 0 else o for o in outs], ctrl)
+                     for k, c, i, n, outs, ctrl in steps]
+            self.careful_steps = steps
+            self.steps = [s for s in steps if s[0] is not None] if self.skipped else steps
         self._template = None            # slot values that never change between runs, once known
         self._constant = _constant_steps(steps, fed_tensors, self.skipped)
 
@@ -135,6 +150,11 @@ class Plan:
         later runs (TensorFlow's graph optimizer folds such ops into constants too). What a run reports
         as executed does not change; the values are the same every time, only cheaper. Large results
         (over FOLD_LIMIT_BYTES) are recomputed instead of being held by the plan."""
+        with _KEEP_LOCK:       # two threads finishing a first run together: only one filters the steps
+            if self._template is None and self._constant:
+                self._keep_constants_locked(values)
+
+    def _keep_constants_locked(self, values):
         template = [None] * self.num_slots
         kept = set()
         for index in self._constant:
@@ -190,6 +210,15 @@ class Plan:
                 for slot, v in zip(outs, result):
                     values[slot] = v
         return values
+
+
+_KEEP_LOCK = threading.Lock()
+_FEEDABLE_INPUTS = frozenset(["Placeholder", "PlaceholderV2", "PlaceholderWithDefault"])
+
+
+def _fed_placeholder(ctx):
+    """A fed placeholder's step: the feed already holds its value."""
+    return None
 
 
 FOLD_LIMIT_BYTES = 1 << 20

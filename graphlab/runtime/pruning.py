@@ -92,7 +92,7 @@ def unread_ops(ops, fetch_tensors, target_ops, fed_tensors=()):
     unless they too are left unread (a stateless chain that only ends in a control edge goes entirely)."""
     from graphlab.ops import registry
     fed = fed_tensors if isinstance(fed_tensors, (set, frozenset)) else set(fed_tensors)
-    wanted = {t._op for t in fetch_tensors}
+    wanted = {t._op for t in fetch_tensors if t not in fed}   # a fed fetch is the fed value, not its op
     wanted.update(target_ops)
     read = set()
     skipped = set()

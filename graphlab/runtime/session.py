@@ -101,7 +101,7 @@ class BaseSession:
                 fetch_tensors.append(e)
             else:
                 targets.append(e)
-        key = (tuple(fetch_tensors), tuple(targets), frozenset(fed))
+        key = (tuple(fetch_tensors), tuple(targets), fed)
         plan = self._plans.get(key)
         cached = plan is not None
         if plan is None:
@@ -145,7 +145,10 @@ class BaseSession:
                 raise TypeError("Cannot interpret feed_dict key as Tensor: %s" % text) from None
             fed.append(tensor)
             values.append(fetches_mod.convert_feed(tensor, value))
-        return tuple(fed), values
+        # one order for the same feeds whatever the dict's order: the plan cache key and the plan's feed
+        # slots both follow it
+        order = sorted(range(len(fed)), key=lambda i: (fed[i]._op._id, fed[i]._value_index))
+        return tuple(fed[i] for i in order), [values[i] for i in order]
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function that runs ``fetches`` with positional feeds, as TF's ``Session.make_callable``."""
@@ -233,9 +236,9 @@ def _as_result(value):
     if isinstance(value, np.ndarray):
         if value.ndim == 0:
             return value[()]
-        if not value.flags.writeable:   # shared with the graph (a Const's value, or a view of one)
-            return value.copy()
-        return value
+        # the caller's own array, as TF gives: never the graph's constant, a variable's or slot's buffer, a
+        # queue's item or the array that was fed
+        return value.copy()
     if isinstance(value, np.generic):
         return value
     if hasattr(value, "read_value"):      # a variable handle fetched directly

@@ -121,7 +121,8 @@ def _plan_cached(session, graph, fetches, feeds):
     if plans is None:
         return None
     elements, _ = fetches_mod.flatten_fetches(graph, fetches)
-    fed = frozenset(graph.as_graph_element(k, allow_operation=False) for k in _as_list(feeds))
+    fed = tuple(sorted({graph.as_graph_element(k, allow_operation=False) for k in _as_list(feeds)},
+                       key=lambda t: (t._op._id, t._value_index)))   # the Session's order of feeds
     key = (tuple(e for e in elements if isinstance(e, Tensor)),
            tuple(e for e in elements if not isinstance(e, Tensor)), fed)
     return key in plans
