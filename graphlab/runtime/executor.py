@@ -62,7 +62,6 @@ class Plan:
             slots[t] = i
         self.feed_slots = [slots[t] for t in fed_tensors]
         fed = set(fed_tensors)
-        spare = [0]          # slots nobody reads: where an op that still runs writes an output that was fed
         self.has_control_flow = False
         steps = []
         for op in pruned:
@@ -83,8 +82,7 @@ class Plan:
             outs = []
             for t in op._outputs:
                 if t in fed:         # the fed value wins: readers of t see the feed, not this op's result
-                    outs.append(-1 - spare[0])
-                    spare[0] += 1
+                    outs.append(DISCARD)
                     continue
                 if t not in slots:
                     slots[t] = len(slots)
@@ -107,27 +105,19 @@ class Plan:
             if t not in slots:  # a fetch of a tensor nothing else in the plan touches: its op ran anyway
                 slots[t] = len(slots)
             self.fetch_slots.append(slots[t])
-        self.num_slots = len(slots) + spare[0]
-        if spare[0]:
-            base = len(slots)
-            steps = [(k, c, i, n, [base - 1 - o if o < 0 else o for o in outs], ctrl)
-                     for k, c, i, n, outs, ctrl in steps]
-            self.careful_steps = steps
-            self.steps = [s for s in steps if s[0] is not None] if self.skipped else steps
+        self.num_slots = len(slots) + 1   # the last slot is DISCARD
         self._template = None            # slot values that never change between runs, once known
-        self._constant = _constant_steps(steps, fed_tensors, self.skipped)
+        self._constant = _constant_steps(steps, fed)
 
     def run(self, feed_values, trace=None):
         """Execute the steps; returns the list of slot values. ``trace`` collects (op, start, end) times."""
-        if self.has_control_flow or trace is not None:
-            values = [None] * self.num_slots
-            for slot, value in zip(self.feed_slots, feed_values):
-                values[slot] = value
-            return self._run_careful(values, trace)
-        template = self._template
+        careful = self.has_control_flow or trace is not None
+        template = None if careful else self._template     # the careful loop computes every step
         values = template.copy() if template is not None else [None] * self.num_slots
         for slot, value in zip(self.feed_slots, feed_values):
             values[slot] = value
+        if careful:
+            return self._run_careful(values, trace)
         # the hot loop: kept apart from _run_steps_careful (cond's dead values, tracing) so it stays lean
         for kernel, ctx, ins, n_out, outs, _ in self.steps:
             try:
@@ -151,24 +141,22 @@ class Plan:
         as executed does not change; the values are the same every time, only cheaper. Large results
         (over FOLD_LIMIT_BYTES) are recomputed instead of being held by the plan."""
         with _KEEP_LOCK:       # two threads finishing a first run together: only one filters the steps
-            if self._template is None and self._constant:
-                self._keep_constants_locked(values)
-
-    def _keep_constants_locked(self, values):
-        template = [None] * self.num_slots
-        kept = set()
-        for index in self._constant:
-            outs = self.steps[index][4]
-            results = [values[slot] for slot in outs]
-            if all(getattr(v, "nbytes", 0) <= FOLD_LIMIT_BYTES for v in results):
-                for slot, v in zip(outs, results):
-                    if isinstance(v, np.ndarray) and v.flags.writeable:
-                        v.setflags(write=False)   # shared by every later run; a fetch gets a copy
-                    template[slot] = v
-                kept.add(index)
-        self._template = template
-        self.steps = [step for i, step in enumerate(self.steps) if i not in kept]
-        self._constant = ()
+            if self._template is not None or not self._constant:
+                return
+            template = [None] * self.num_slots
+            kept = set()
+            for index in self._constant:
+                outs = self.steps[index][4]
+                results = [values[slot] for slot in outs]
+                if all(getattr(v, "nbytes", 0) <= FOLD_LIMIT_BYTES for v in results):
+                    for slot, v in zip(outs, results):
+                        if isinstance(v, np.ndarray) and v.flags.writeable:
+                            v.setflags(write=False)   # shared by every later run; a fetch gets a copy
+                        template[slot] = v
+                    kept.add(index)
+            self._template = template
+            self.steps = [step for i, step in enumerate(self.steps) if i not in kept]
+            self._constant = ()
 
     def _run_careful(self, values, trace):
         values = self._run_steps_careful(values, trace)
@@ -212,6 +200,8 @@ class Plan:
         return values
 
 
+DISCARD = -1
+"""The plan's last slot: where an op that still runs writes an output that was fed (nobody reads it)."""
 _KEEP_LOCK = threading.Lock()
 _FEEDABLE_INPUTS = frozenset(["Placeholder", "PlaceholderV2", "PlaceholderWithDefault"])
 
@@ -224,11 +214,9 @@ def _fed_placeholder(ctx):
 FOLD_LIMIT_BYTES = 1 << 20
 
 
-def _constant_steps(steps, fed_tensors, skipped):
+def _constant_steps(steps, fed):
     """Indices (into the fast loop's steps) of ops whose results are the same in every run: stateless
     ops without control inputs whose inputs all come from such ops (Consts to begin with), none fed."""
-    from graphlab.runtime.pruning import ALWAYS_RUN
-    fed = set(fed_tensors)
     constant_ops = set()
     indices = []
     position = 0
@@ -236,7 +224,7 @@ def _constant_steps(steps, fed_tensors, skipped):
         op = ctx.op
         if kernel is None:              # skipped: not in the fast loop
             continue
-        if (not ctrl and op._type not in ALWAYS_RUN and not registry.get_opdef(op._type).stateful
+        if (not ctrl and op._type not in pruning.ALWAYS_RUN and not registry.get_opdef(op._type).stateful
                 and all(t not in fed and t._op in constant_ops for t in op._inputs)):
             constant_ops.add(op)
             indices.append(position)

@@ -68,6 +68,12 @@ def _as_element(graph, fetch):
             from None
 
 
+def feed_order(tensor):
+    """The order a run keeps its fed tensors in, whatever the feed_dict's: the plan cache key and the
+    plan's feed slots both follow it (the renderer too, to find a cached plan)."""
+    return tensor._op._id, tensor._value_index
+
+
 def convert_feed(tensor, value):
     """Check and convert one fed value for ``tensor``: dtype conversion and static-shape compatibility."""
     if isinstance(value, Tensor):

@@ -145,9 +145,7 @@ class BaseSession:
                 raise TypeError("Cannot interpret feed_dict key as Tensor: %s" % text) from None
             fed.append(tensor)
             values.append(fetches_mod.convert_feed(tensor, value))
-        # one order for the same feeds whatever the dict's order: the plan cache key and the plan's feed
-        # slots both follow it
-        order = sorted(range(len(fed)), key=lambda i: (fed[i]._op._id, fed[i]._value_index))
+        order = sorted(range(len(fed)), key=lambda i: fetches_mod.feed_order(fed[i]))
         return tuple(fed[i] for i in order), [values[i] for i in order]
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):

@@ -122,7 +122,7 @@ def _plan_cached(session, graph, fetches, feeds):
         return None
     elements, _ = fetches_mod.flatten_fetches(graph, fetches)
     fed = tuple(sorted({graph.as_graph_element(k, allow_operation=False) for k in _as_list(feeds)},
-                       key=lambda t: (t._op._id, t._value_index)))   # the Session's order of feeds
+                       key=fetches_mod.feed_order))
     key = (tuple(e for e in elements if isinstance(e, Tensor)),
            tuple(e for e in elements if not isinstance(e, Tensor)), fed)
     return key in plans
