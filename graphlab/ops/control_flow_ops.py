@@ -372,6 +372,12 @@ def _assert_at_most_one(count, names):
 class _Loop:
     __slots__ = ("args", "pred", "body", "n", "has_limit", "captured", "invariants", "members", "__weakref__")
 
+    @property
+    def captured_start(self):
+        """Where the captured tensors begin among the While op's inputs (after the loop variables and the
+        optional maximum_iterations)."""
+        return self.n + 1 if self.has_limit else self.n
+
 
 _LOOPS = weakref.WeakKeyDictionary()   # While op -> _Loop
 
@@ -395,13 +401,13 @@ def _while_outputs(op):
     return [(a._dtype, a._shape) for a in loop.args]
 
 
-def _loop_plan(ctx, loop, which):
+def _loop_plan(ctx, which, fetch, fed):
+    """The plan (cached in the session, per op and ``which``) that computes ``fetch`` from ``fed``."""
     from graphlab.runtime.executor import Plan
     key = ("__while_plan__", ctx.op.name, which)
     plan = ctx.state.get(key)
     if plan is None:
-        fetch = [loop.pred] if which == "cond" else loop.body
-        plan = ctx.state[key] = Plan(ctx.session, fetch, [], list(loop.args) + list(loop.captured))
+        plan = ctx.state[key] = Plan(ctx.session, fetch, [], fed)
     return plan
 
 
@@ -412,9 +418,10 @@ def _run_loop(ctx, loop, values, history=None):
     n = loop.n
     current = list(values[:n])
     limit = int(values[n]) if loop.has_limit else None
-    captured = list(values[n + 1 if loop.has_limit else n:])
-    cond_plan = _loop_plan(ctx, loop, "cond")
-    body_plan = _loop_plan(ctx, loop, "body")
+    captured = list(values[loop.captured_start:])
+    fed = list(loop.args) + list(loop.captured)
+    cond_plan = _loop_plan(ctx, "cond", [loop.pred], fed)
+    body_plan = _loop_plan(ctx, "body", loop.body, fed)
     i = 0
     while limit is None or i < limit:
         got = cond_plan.run(current + captured)
@@ -495,7 +502,7 @@ def _while_grad(op, *grads):
             "tensor), or wrap the loop's result in tf.stop_gradient if no gradient should flow through it."
             % (op.name, stateful.name, stateful._type))
     n = loop.n
-    offset = n + 1 if loop.has_limit else n
+    offset = loop.captured_start
     float_args = [i for i in range(n) if _differentiable(loop.args[i])]
     float_captured = [j for j, c in enumerate(loop.captured) if _differentiable(c)]
     if not float_args:      # only float loop values carry a gradient out of the loop
@@ -542,17 +549,6 @@ def _while_grad_outputs(op):
     return [(op._inputs[p]._dtype.base_dtype, op._inputs[p]._shape) for p in op._attrs["grad_inputs"]]
 
 
-def _while_grad_plan(ctx, rec):
-    from graphlab.runtime.executor import Plan
-    key = ("__while_plan__", ctx.op.name, "grad")
-    plan = ctx.state.get(key)
-    if plan is None:
-        fetch = [g for g in rec.arg_grads + rec.captured_grads if g is not None]
-        loop = rec.loop
-        plan = ctx.state[key] = Plan(ctx.session, fetch, [], list(loop.args) + list(loop.captured) + rec.grad_ys)
-    return plan
-
-
 def _while_grad_kernel(ctx, *values):
     """Run the loop again keeping each iteration's loop values, then from the last iteration back to the
     first: feed that iteration's values and the current grads into the body's gradient subgraph, carry
@@ -562,11 +558,12 @@ def _while_grad_kernel(ctx, *values):
     forward, incoming = values[:ctx.attrs["num_forward"]], values[ctx.attrs["num_forward"]:]
     history = []
     _run_loop(ctx, loop, forward, history)
-    captured = list(forward[loop.n + 1 if loop.has_limit else loop.n:])
+    captured = list(forward[loop.captured_start:])
     grads = [np.asarray(g) for g in incoming]
     sums = [None] * len(rec.float_captured)
     if history and (rec.arg_grads or rec.captured_grads):
-        plan = _while_grad_plan(ctx, rec)
+        plan = _loop_plan(ctx, "grad", [g for g in rec.arg_grads + rec.captured_grads if g is not None],
+                          list(loop.args) + list(loop.captured) + rec.grad_ys)
         slots = iter(plan.fetch_slots)
         arg_slots = [next(slots) if g is not None else None for g in rec.arg_grads]
         cap_slots = [next(slots) if g is not None else None for g in rec.captured_grads]
