@@ -576,7 +576,7 @@ abs = _unary("Abs", np.abs, lambda op, g: [g * sign(op.inputs[0])],  # noqa: A00
 
 def _square_grad(op, g):
     # as TF builds it: the 2 is a Const made after the incoming gradient (so "Square_grad/Const")
-    with op.graph.control_dependencies([g]):
+    with _conj_scope(op, g):
         two = constant(2, dtype=op.inputs[0].dtype.base_dtype)
         return [multiply(g, multiply(op.inputs[0], two))]
 
