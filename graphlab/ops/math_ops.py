@@ -16,6 +16,7 @@ from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.tensor import Tensor
 from graphlab.ops.registry import (NOT_DIFFERENTIABLE, broadcast_outputs, build_op, const_value, constant,
                                    convert_to_tensor, register_op, same_as_input)
+from graphlab.runtime import numpy_errors
 
 _FLOATS = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64,
            dtypes.complex128)
@@ -673,11 +674,14 @@ def _sigmoid(x):
     three times per cell). For x below about -88 (float32) e^-x overflows to inf and the result is 0, as TF
     gives there (TF flushes those tiny values to zero), so the overflow is expected and silenced."""
     x = np.asarray(x)
-    with np.errstate(over="ignore"):
+    quiet = numpy_errors.silence()      # a context variable's set and reset: cheaper than np.errstate
+    try:
         out = np.negative(x)
         np.exp(out, out=out)
         out += out.dtype.type(1)
         np.reciprocal(out, out=out)
+    finally:
+        numpy_errors.restore(quiet)
     return out
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from graphlab.framework import errors
 from graphlab.ops import registry
-from graphlab.runtime import frames, pruning
+from graphlab.runtime import frames, memory, pruning
 
 DEAD = registry.DEAD    # a value on the side a Switch did not take
 
@@ -52,6 +52,7 @@ class Plan:
     """Ops to run, in order, with the slots they read and write."""
 
     def __init__(self, session, fetch_tensors, target_ops, fed_tensors):
+        memory.keep_freed_memory()      # once per process: freed step memory is reused, not re-faulted
         pruned = pruning.prune(fetch_tensors, target_ops, fed_tensors)
         self.skipped = pruning.unread_ops(pruned, fetch_tensors, target_ops, fed_tensors)
         # the ops a run executes, in order: the pruned ops minus those nothing reads (``skipped``)

@@ -18,7 +18,8 @@ import numpy as np
 
 from graphlab.framework import errors
 from graphlab.ops.registry import DEAD
-from graphlab.runtime.frames import EXIT_TYPES, MERGE_TYPES, kernel_failure
+from graphlab.runtime.frames import DISCARD, EXIT_TYPES, MERGE_TYPES, kernel_failure
+from graphlab.runtime.pruning import ALWAYS_RUN
 
 SWITCH_TYPES = frozenset(("Switch", "RefSwitch"))
 
@@ -38,7 +39,7 @@ def args_getter(ins):
 class FastLoop:
     """A frame's steps split into head, loop Switches, body and Exits (see the module docstring)."""
 
-    __slots__ = ("program", "head", "pred_slot", "switches", "body", "exits", "merges", "presets")
+    __slots__ = ("program", "head", "pred_slot", "switches", "body", "later_body", "exits", "merges", "presets")
 
     @classmethod
     def build(cls, program):
@@ -80,6 +81,9 @@ class FastLoop:
         self.merges = plumbing.loop_merges(head_ops)
         self.head = plumbing.compile([op for op in head_ops if op not in plumbing.merged])
         self.body = plumbing.compile(body_ops)
+        # iterations after the first leave out the loop-invariant steps: their results stay in their slots
+        self.later_body = [step for step in self.body if not (step[4] and step[4][0] in plumbing.invariant_slots)] \
+            if plumbing.invariant_slots else self.body
         self.merges = plumbing.resolve(self.merges)
         self.presets = plumbing.presets
         self.switches = [tuple(plumbing.alias.get(s, s) for s in sw) for sw in self.switches]
@@ -116,6 +120,7 @@ class FastLoop:
             if iteration == 0:
                 for s in program.variant_enter_slots:    # a loop variable's Enter feeds iteration 0 only
                     values[s] = DEAD
+                body = self.later_body
             if dead_ops:
                 dead_ops = set()
             iteration += 1
@@ -140,6 +145,10 @@ class _Plumbing:
     running: an Identity or NextIteration only renames a value (its readers read its input's slot), a NoOp
     does nothing, a constant is the same in every iteration (its slot is filled once), and a loop
     variable's Merge takes the Enter's value in the first iteration and the NextIteration's afterwards.
+    A loop-invariant op (stateless, every input a constant or another loop-invariant result: e.g. the
+    FloorMod and ConcatOffset of a concat's gradient) runs in the first iteration only and its result is
+    kept for the others, as TensorFlow's constant folding turns such ops into constants; it still runs at
+    its place in the first iteration, so an error it raises comes where it always did.
     Ops that may meet a dead value (``maybe_dead``) keep their steps and the general rules."""
 
     def __init__(self, frame, by_op, maybe_dead, slots):
@@ -147,6 +156,9 @@ class _Plumbing:
         self.by_op, self.maybe_dead, self.slots = by_op, maybe_dead, slots
         self.alias = {}          # slot of a renamed value -> slot of the value it renames
         self.presets = []        # (slot, value) of the constants
+        self.constant_slots = set()     # slots of the constants and of the loop-invariant results
+        self.invariant_slots = set()    # first output slot of each loop-invariant step
+        self._stateful = lambda op_type: registry.get_opdef(op_type).stateful
         self.merged = set()
         self.variant_enters = {op._outputs[0] for op in frame.enters if not op._attrs.get("is_constant")}
         self._identity = {t: registry.get_opdef(t).kernel for t in _PASS_THROUGH}
@@ -180,6 +192,7 @@ class _Plumbing:
                 continue
             if fast and op._type == "Const" and kernel is not None:
                 self.presets.append((outs[0], kernel(ctx)))
+                self.constant_slots.add(outs[0])
                 continue
             if op._type in MERGE_TYPES:
                 mode = MERGE
@@ -190,8 +203,17 @@ class _Plumbing:
             if kernel is None and mode == FAST:
                 continue           # skipped (nothing reads it) and never dead: nothing to do
             ins = [self._slot(t) for t in op._inputs]
+            if mode == FAST and kernel is not None and self._invariant(op, ins, outs):
+                self.constant_slots.update(outs)
+                self.invariant_slots.add(outs[0])
             steps.append((kernel, ctx, args_getter(ins), n_out, outs, ctrl, mode))
         return steps
+
+    def _invariant(self, op, ins, outs):
+        """Whether ``op`` computes the same values in every iteration: it reads only constants (or other
+        such results), keeps no state, and has an output slot of its own to leave its result in."""
+        return bool(ins) and bool(outs) and DISCARD not in outs and op._type not in ALWAYS_RUN and \
+            all(i in self.constant_slots for i in ins) and not self._stateful(op._type)
 
     def resolve(self, merges):
         """A loop Merge's NextIteration input, now that the body is compiled: the slot it renames."""
