@@ -18,13 +18,12 @@ import numpy as np
 
 from graphlab.framework import errors
 from graphlab.ops.registry import DEAD
-from graphlab.runtime.frames import DISCARD, EXIT_TYPES, MERGE_TYPES, kernel_failure
+from graphlab.runtime.compiled_pass import CHECK, FAST, MERGE, TRIGGER, compile_pass
+from graphlab.runtime.frames import DISCARD, EXIT_TYPES, MERGE_TYPES
 from graphlab.runtime.pruning import ALWAYS_RUN
 
 SWITCH_TYPES = frozenset(("Switch", "RefSwitch"))
 
-# what a body step does with dead values
-FAST, CHECK, MERGE, TRIGGER = 0, 1, 2, 3
 
 
 def args_getter(ins):
@@ -39,7 +38,8 @@ def args_getter(ins):
 class FastLoop:
     """A frame's steps split into head, loop Switches, body and Exits (see the module docstring)."""
 
-    __slots__ = ("program", "head", "pred_slot", "switches", "body", "later_body", "exits", "merges", "presets")
+    __slots__ = ("program", "head", "pred_slot", "switches", "body", "later_body", "exits", "merges", "presets",
+                 "head_pass", "body_pass", "later_pass")
 
     @classmethod
     def build(cls, program):
@@ -86,6 +86,8 @@ class FastLoop:
             if plumbing.invariant_slots else self.body
         self.merges = plumbing.resolve(self.merges)
         self.presets = plumbing.presets
+        self.head_pass, self.body_pass = compile_pass(self.head), compile_pass(self.body)
+        self.later_pass = compile_pass(self.later_body) if self.later_body is not self.body else self.body_pass
         self.switches = [tuple(plumbing.alias.get(s, s) for s in sw) for sw in self.switches]
         self.exits = [(plumbing.alias.get(slots[op._inputs[0]], slots[op._inputs[0]]), slots[op._outputs[0]])
                       for op in frame.exits]
@@ -100,12 +102,12 @@ class FastLoop:
             values[slot] = value
         dead_ops = set()
         iteration = 0
-        head, body, switches, pred_slot = self.head, self.body, self.switches, self.pred_slot
+        head, body, switches, pred_slot = self.head_pass, self.body_pass, self.switches, self.pred_slot
         while True:
             for out, first, later, index_slot in self.merges:   # a loop variable's Merge
                 values[out] = values[first if iteration == 0 else later]
                 values[index_slot] = _VALUE_INDEX[0 if iteration == 0 else 1]
-            _run(head, values, dead_ops)
+            head(values, dead_ops)
             pred = values[pred_slot]
             if pred is DEAD:
                 raise errors.InternalError(None, None, "graphlab: the condition of loop frame '%s' is dead in "
@@ -116,11 +118,11 @@ class FastLoop:
             for data, out_false, out_true in switches:
                 values[out_true] = values[data]
                 values[out_false] = DEAD
-            _run(body, values, dead_ops)
+            body(values, dead_ops)
             if iteration == 0:
                 for s in program.variant_enter_slots:    # a loop variable's Enter feeds iteration 0 only
                     values[s] = DEAD
-                body = self.later_body
+                body = self.later_pass
             if dead_ops:
                 dead_ops = set()
             iteration += 1
@@ -206,7 +208,7 @@ class _Plumbing:
             if mode == FAST and kernel is not None and self._invariant(op, ins, outs):
                 self.constant_slots.update(outs)
                 self.invariant_slots.add(outs[0])
-            steps.append((kernel, ctx, args_getter(ins), n_out, outs, ctrl, mode))
+            steps.append((kernel, ctx, args_getter(ins), n_out, outs, ctrl, mode, ins))
         return steps
 
     def _invariant(self, op, ins, outs):
@@ -218,39 +220,6 @@ class _Plumbing:
     def resolve(self, merges):
         """A loop Merge's NextIteration input, now that the body is compiled: the slot it renames."""
         return [(out, first, self._slot(later._inputs[0]), index) for out, first, later, index in merges]
-
-
-def _run(steps, values, dead_ops):
-    """One pass over compiled steps (see ``_compile``)."""
-    for kernel, ctx, getter, n_out, outs, ctrl, mode in steps:
-        args = getter(values)
-        if mode:
-            dead = ctrl and not dead_ops.isdisjoint(ctrl)
-            if not dead:
-                for a in args:
-                    if a is DEAD:
-                        dead = True
-                        break
-            if dead and mode == CHECK:
-                dead_ops.add(ctx.op)
-                for slot in outs:
-                    values[slot] = DEAD
-                continue
-        if kernel is None:           # skipped: nothing reads its result
-            continue
-        try:
-            result = kernel(ctx, *args)
-        except errors.OpError:
-            raise
-        except Exception as e:
-            raise kernel_failure(ctx.op, e) from e
-        if n_out == 1:
-            values[outs[0]] = result
-        elif n_out:
-            for slot, v in zip(outs, result):
-                values[slot] = v
-            if mode == MERGE and result[0] is DEAD:
-                dead_ops.add(ctx.op)
 
 
 def _downstream(frame, sources, index=None):

@@ -106,3 +106,22 @@ def test_memory_freed_by_one_step_is_reused_by_the_next_without_page_faults():
             sess.run(grad, feed)
             faults = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - before
     assert faults < 1000     # the first run's pages are reused (~0); fresh ones would be ~7000
+
+
+def test_a_kernel_failing_in_a_compiled_loop_pass_names_its_op_as_the_plain_path_does():
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float32, [2, None], name="a")
+        b = tf.placeholder(tf.float32, [None, 2], name="b")
+
+        def body(i, acc):
+            return i + 1, acc + tf.matmul(a, b, name="product")
+        out = tf.while_loop(lambda i, acc: i < 3, body, [tf.constant(0), tf.zeros([2, 2])])
+        feed = {a: np.ones((2, 3), np.float32), b: np.ones((2, 2), np.float32)}   # 3 != 2
+        messages = []
+        with tf.Session() as sess:
+            for options in (None, TRACE):
+                with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+                    sess.run(out, feed, options=options)
+                messages.append(str(caught.value))
+                assert caught.value.op.name == "while/product"
+    assert messages[0] == messages[1]
