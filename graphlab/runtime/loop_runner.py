@@ -80,7 +80,9 @@ class FastLoop:
         plumbing = _Plumbing(frame, by_op, maybe_dead, slots)
         self.merges = plumbing.loop_merges(head_ops)
         self.head = plumbing.compile([op for op in head_ops if op not in plumbing.merged])
+        plumbing.find_accumulators(body_ops, loop_switches)
         self.body = plumbing.compile(body_ops)
+        program.num_slots = len(slots) + 1          # the accumulators' marker slots are new ones
         # iterations after the first leave out the loop-invariant steps: their results stay in their slots
         self.later_body = [step for step in self.body if not (step[4] and step[4][0] in plumbing.invariant_slots)] \
             if plumbing.invariant_slots else self.body
@@ -139,6 +141,23 @@ class FastLoop:
 
 
 _VALUE_INDEX = [np.int32(0), np.int32(1)]
+
+
+def _accumulating(add):
+    """The kernel of an accumulating AddV2 (see ``_Plumbing.find_accumulators``): ``acc + value`` with its own
+    kernel ``add``, except that an ``acc`` this step made itself in an earlier iteration of this run of the
+    loop (``own``, its marker slot) is added to in place, as TF's AddV2 reuses an input buffer no one else
+    holds. Nothing else can hold it: the sum went only to the NextIteration, the loop Merge and Switch, all
+    read by this step alone. Same values, bit for bit (the same ufunc, writing where it reads); only when
+    the shapes and dtypes agree, so that the result is what ``add`` would have made."""
+    def accumulate(ctx, acc, value, own):
+        if acc is own and type(acc) is np.ndarray and type(value) is np.ndarray and value.shape == acc.shape \
+                and value.dtype == acc.dtype:
+            np.add(acc, value, out=acc)
+            return acc, acc
+        total = add(ctx, acc, value)
+        return total, total
+    return accumulate
 _PASS_THROUGH = frozenset(("Identity", "NextIteration"))
 
 
@@ -151,6 +170,8 @@ class _Plumbing:
     FloorMod and ConcatOffset of a concat's gradient) runs in the first iteration only and its result is
     kept for the others, as TensorFlow's constant folding turns such ops into constants; it still runs at
     its place in the first iteration, so an error it raises comes where it always did.
+    A loop variable that only accumulates (``acc = acc + x``, as a gradient loop sums a weight's gradient over
+    the iterations) is added to in place from the second iteration on (see ``_accumulate``).
     Ops that may meet a dead value (``maybe_dead``) keep their steps and the general rules."""
 
     def __init__(self, frame, by_op, maybe_dead, slots):
@@ -162,6 +183,7 @@ class _Plumbing:
         self.invariant_slots = set()    # first output slot of each loop-invariant step
         self._stateful = lambda op_type: registry.get_opdef(op_type).stateful
         self.merged = set()
+        self.accumulators = {}   # AddV2 op -> the slot marking the array it made in this run of the loop
         self.variant_enters = {op._outputs[0] for op in frame.enters if not op._attrs.get("is_constant")}
         self._identity = {t: registry.get_opdef(t).kernel for t in _PASS_THROUGH}
 
@@ -182,10 +204,43 @@ class _Plumbing:
             found.append((self.slots[op._outputs[0]], self.slots[first], later._op, self.slots[op._outputs[1]]))
         return found
 
+    def find_accumulators(self, body_ops, loop_switches):
+        """The AddV2 ops of loop variables that only accumulate: ``acc`` comes from the loop Switch of a loop
+        Merge (directly or through one Identity) and is read by nothing else, and the sum goes only to that
+        Merge's NextIteration. Each gets a new slot of its own, the marker ``_accumulate`` reads."""
+        for op in body_ops:
+            if op._type != "AddV2" or op in self.maybe_dead or len(op._outputs[0]._consumers) != 1:
+                continue
+            acc, value = op._inputs
+            if acc is value or len(acc._consumers) != 1:
+                continue
+            if acc._op._type == "Identity" and acc._op not in self.maybe_dead:
+                acc = acc._op._inputs[0]
+                if len(acc._consumers) != 1:
+                    continue
+            switch = acc._op
+            if switch not in loop_switches or acc._value_index != 1:
+                continue
+            merge = switch._inputs[0]._op
+            if merge not in self.merged or len(merge._outputs[0]._consumers) != 1:
+                continue
+            next_iteration = merge._inputs[1]._op
+            if next_iteration._inputs[0] is not op._outputs[0]:
+                continue
+            marker = self.slots[("accumulator", op)] = len(self.slots)
+            self.accumulators[op] = marker
+            self.presets.append((marker, None))      # no array of this run's yet
+
     def compile(self, ops):
         steps = []
         for op in ops:
             kernel, ctx, ins, n_out, outs, ctrl = self.by_op[op]
+            marker = self.accumulators.get(op)
+            if marker is not None and kernel is not None:
+                ins = [self._slot(t) for t in op._inputs] + [marker]
+                steps.append((_accumulating(kernel), ctx, args_getter(ins), 2, [outs[0], marker], ctrl, FAST,
+                              ins))
+                continue
             fast = op not in self.maybe_dead
             if fast and op._type in _PASS_THROUGH and kernel is self._identity[op._type]:
                 self.alias[outs[0]] = self._slot(op._inputs[0])

@@ -125,3 +125,34 @@ def test_a_kernel_failing_in_a_compiled_loop_pass_names_its_op_as_the_plain_path
                 messages.append(str(caught.value))
                 assert caught.value.op.name == "while/product"
     assert messages[0] == messages[1]
+
+
+def test_gradient_accumulators_are_found_and_user_loops_that_reuse_acc_keep_their_values():
+    with tf.Graph().as_default():
+        loss, grads, train, feed = _lstm_step()
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        sess.run(grads, feed)
+        accumulating = [step[1].op.name for loop in _fast_loops(sess) for step in loop.body
+                        if step[0].__name__ == "accumulate"]
+    # one per weight and bias of the two cells, in the gradient loop
+    assert sorted(name for name in accumulating if name.endswith("Enter_grad/Add")) == sorted(
+        "gradients/rnn/while/rnn/multi_rnn_cell/cell_%d/basic_lstm_cell/%s/Enter_grad/Add" % (cell, op)
+        for cell in (0, 1) for op in ("MatMul", "BiasAdd"))
+
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [3])
+
+        def body(i, acc, seen):      # acc + x, acc also kept by another loop variable: no in-place add
+            return i + 1, acc + x, seen + acc
+
+        def plain_sum(i, acc):       # acc + x alone: added to in place from the second iteration
+            return i + 1, acc + x
+        _, acc, seen = tf.while_loop(lambda i, a, s: i < 4, body, [tf.constant(0), tf.zeros([3]), tf.zeros([3])])
+        _, total = tf.while_loop(lambda i, a: i < 4, plain_sum, [tf.constant(0), tf.ones([3])])
+        with tf.Session() as sess:
+            for options in (None, TRACE):
+                got = sess.run([acc, seen, total], {x: [1.0, 2.0, 3.0]}, options=options)
+                np.testing.assert_array_equal(got[0], [4, 8, 12])
+                np.testing.assert_array_equal(got[1], [6, 12, 18])     # 0 + 1x + 2x + 3x
+                np.testing.assert_array_equal(got[2], [5, 9, 13])
