@@ -5,6 +5,7 @@ Python function(s).
 """
 import builtins
 import collections
+import functools
 
 import numpy as np
 
@@ -759,10 +760,16 @@ def _split_kernel(ctx, axis, x):
     the slicing); what does not divide evenly, or a bad axis, is left to np.split and its errors."""
     n, axis = ctx.attrs["num_split"], int(axis)
     if type(x) is np.ndarray and -x.ndim <= axis < x.ndim and n > 0 and x.shape[axis] % n == 0:
-        head = (builtins.slice(None),) * (axis % x.ndim)
-        size = x.shape[axis] // n
-        return tuple(x[head + (builtins.slice(i * size, (i + 1) * size),)] for i in builtins.range(n))
+        return tuple([x[index] for index in _split_indices(axis % x.ndim, n, x.shape[axis] // n)])
     return tuple(np.split(x, n, axis=axis))
+
+
+@functools.lru_cache(maxsize=256)
+def _split_indices(axis, n, size):
+    """The index tuples of ``n`` equal pieces of ``size`` along ``axis`` (made once per shape: an LSTM splits
+    the same gates in every step)."""
+    head = (builtins.slice(None),) * axis
+    return tuple(head + (builtins.slice(i * size, (i + 1) * size),) for i in builtins.range(n))
 
 
 register_op(

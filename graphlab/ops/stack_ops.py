@@ -51,7 +51,7 @@ def stack_v2(max_size, elem_type, stack_name="", name=None):
 
 
 def _push_kernel(ctx, handle, elem):
-    stack = _handle(ctx, handle)
+    stack = handle if type(handle) is _Stack and not handle.closed else _handle(ctx, handle)
     if 0 <= stack.max_size <= len(stack.items):
         raise InvalidArgumentError(None, ctx.op, "Stack[%s] overflowed its max_size (%d)" % (
             stack.name, stack.max_size))
@@ -74,7 +74,7 @@ def stack_push_v2(handle, elem, swap_memory=False, name=None):
 
 
 def _pop_kernel(ctx, handle):
-    stack = _handle(ctx, handle)
+    stack = handle if type(handle) is _Stack and not handle.closed else _handle(ctx, handle)
     if not stack.items:
         raise InvalidArgumentError(None, ctx.op, "Stack is empty.")
     return stack.items.pop()

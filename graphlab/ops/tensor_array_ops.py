@@ -23,7 +23,7 @@ _FLOW = np.float32(0.0)        # the flow's value (TF's is an arbitrary float to
 class _Array:
     """One run's TensorArray: its elements (None where nothing was written yet) and TF's flags."""
 
-    __slots__ = ("name", "dtype", "items", "dynamic_size", "clear_after_read", "element_shape",
+    __slots__ = ("name", "dtype", "items", "dynamic_size", "clear_after_read", "_element_shape", "known_dims",
                  "identical_shapes", "aggregate", "cleared", "grads", "closed")
 
     def __init__(self, name, dtype, size, dynamic_size, clear_after_read, element_shape, identical_shapes,
@@ -39,6 +39,17 @@ class _Array:
 
     def __repr__(self):
         return "<TensorArray %s: %d elements>" % (self.name, len(self.items))
+
+    @property
+    def element_shape(self):
+        return self._element_shape
+
+    @element_shape.setter
+    def element_shape(self, shape):
+        self._element_shape = shape
+        # the fully known element shape as a tuple: a write of an array of that shape needs no TensorShape
+        # check (an LSTM writes one element per time step)
+        self.known_dims = tuple(shape.as_list()) if shape.is_fully_defined() else None
 
 
 def _array(ctx, handle):
@@ -72,12 +83,12 @@ def _write(ctx, ta, index, value):
             raise InvalidArgumentError(None, ctx.op, "TensorArray %s: Tried to write to index %d but array is not "
                                        "resizeable and size is: %d" % (ta.name, index, len(ta.items)))
         ta.items.extend([None] * (index + 1 - len(ta.items)))
-    if not ta.element_shape.is_compatible_with(value.shape):
+    if value.shape != ta.known_dims and not ta.element_shape.is_compatible_with(value.shape):
         raise InvalidArgumentError(None, ctx.op, "TensorArray %s: Could not write to TensorArray index %d because "
                                    "the value shape is %s which is incompatible with the TensorArray's inferred "
                                    "element shape: %s (consider setting infer_shape=False)." % (
                                        ta.name, index, list(value.shape), ta.element_shape.bracket_str()))
-    if ta.identical_shapes and not ta.element_shape.is_fully_defined():
+    if ta.identical_shapes and ta.known_dims is None:
         ta.element_shape = tensor_shape.TensorShape(list(value.shape))
     current = ta.items[index]
     if current is not None or index in ta.cleared:
