@@ -207,7 +207,8 @@ class _Plumbing:
     def find_accumulators(self, body_ops, loop_switches):
         """The AddV2 ops of loop variables that only accumulate: ``acc`` comes from the loop Switch of a loop
         Merge (directly or through one Identity) and is read by nothing else, and the sum goes only to that
-        Merge's NextIteration. Each gets a new slot of its own, the marker ``_accumulate`` reads."""
+        Merge's NextIteration, which goes only to the Merge. Each gets a new slot of its own, the marker
+        ``_accumulating`` reads."""
         for op in body_ops:
             if op._type != "AddV2" or op in self.maybe_dead or len(op._outputs[0]._consumers) != 1:
                 continue
@@ -225,7 +226,8 @@ class _Plumbing:
             if merge not in self.merged or len(merge._outputs[0]._consumers) != 1:
                 continue
             next_iteration = merge._inputs[1]._op
-            if next_iteration._inputs[0] is not op._outputs[0]:
+            if next_iteration._inputs[0] is not op._outputs[0] or \
+                    list(next_iteration._outputs[0]._consumers) != [merge]:
                 continue
             marker = self.slots[("accumulator", op)] = len(self.slots)
             self.accumulators[op] = marker
