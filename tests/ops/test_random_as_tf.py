@@ -1,6 +1,7 @@
 """Seeded random ops draw TensorFlow's own numbers (Philox): the same graph gives the same initial weights,
 dropout masks and samples in graphlab as in TF 2.21, run after run. float32 normals agree to a few units in
-the last place (TF's float32 log/sin/cos); uniforms, integers and float64 samples are identical."""
+the last place (TF's float32 log/sin/cos); uniforms, integers, float64 samples, shuffles and categorical
+draws are identical."""
 import json
 
 import numpy as np
@@ -27,6 +28,22 @@ CASES = Cases(values={
         "v = tf.Variable(tf.random_normal([3]))\n"
         "fetch = [v.initial_value for v in tf.trainable_variables()]\n"),
     "dropout": "tf.set_random_seed(2)\nfetch = [tf.nn.dropout(tf.ones([10, 10]), keep_prob=0.5)]",
+    # RandomShuffle: TF's Fisher-Yates order, rows of a matrix moved whole; one row or a scalar draws nothing
+    "shuffle": ("tf.set_random_seed(4)\n"
+                "fetch = [tf.random_shuffle(tf.range(50)), tf.random_shuffle(tf.reshape(tf.range(60), [12, 5]), seed=3),"
+                " tf.random_shuffle([7]), tf.random_shuffle(tf.constant(2.0)), tf.random_shuffle(tf.zeros([0, 3]))]"),
+    # Multinomial: TF's draws row after row; infinite and NaN logits add nothing to the running total, and a
+    # row with no finite logit gives the index num_classes, as TF's does
+    "categorical": (
+        "tf.set_random_seed(6)\n"
+        "logits = np.random.RandomState(0).randn(4, 10).astype(np.float32)\n"
+        "fetch = [tf.multinomial(logits, 50), tf.random.categorical(logits.astype(np.float64), 3, dtype=tf.int32),"
+        " tf.random.categorical([[0.0, -np.inf, 1.0, np.nan]], 9, seed=5),"
+        " tf.random.categorical([[-np.inf, -np.inf]], 3, seed=5), tf.multinomial(tf.zeros([3, 2]), 0)]"),
+}, run_errors={
+    "categorical_no_classes": "fetch = [tf.multinomial(tf.zeros([2, 0]), 0)]",
+}, build_errors={
+    "categorical_negative_count": "tf.multinomial(tf.zeros([2, 3]), tf.constant(-1))",
 })
 install_tests(globals(), CASES, rtol=1e-6, atol=1e-7)
 
@@ -40,9 +57,11 @@ u = tf.random_uniform([6])
 n = tf.truncated_normal([5])
 k = tf.random_uniform([4], 0, 100, dtype=tf.int32)
 out = []
+p = tf.random_shuffle(tf.range(8))
+c = tf.multinomial([[0.1, 0.5, 0.2]], 6)
 for _ in range(2):                      # a fresh session starts every generator again
     with tf.Session() as sess:
-        out.append([sess.run([u, n, k]) for _ in range(3)])
+        out.append([sess.run([u, n, k, p, c]) for _ in range(3)])
 print(json.dumps([[[v.tolist() for v in run] for run in session] for session in out]))
 """
 
