@@ -2,9 +2,8 @@
 ``tf.multinomial``), RandomGamma (``tf.random.gamma``, differentiable through RandomGammaGrad as in TF:
 implicit reparameterization), RandomPoissonV2 (``tf.random.poisson``), and ``tf.random_crop``.
 
-Multinomial draws TF's own numbers (Philox, philox.categorical_uniforms says when TF's threads make it differ);
-RandomGamma and RandomPoissonV2 draw from the session's numpy Generator of each op (see random_ops): their
-seeding behaviour is TF's, the samples themselves are not TF's Philox stream.
+All three draw TF's own numbers from its Philox stream (philox.categorical_uniforms says when TF's threads make
+Multinomial's differ; philox_rejection runs gamma's and Poisson's rejection loops as TF's kernels do).
 """
 import math
 
@@ -14,8 +13,8 @@ from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.framework.random_seed import get_seed
-from graphlab.ops import array_ops, math_ops, philox
-from graphlab.ops.random_ops import _generator, _stream, random_uniform
+from graphlab.ops import array_ops, math_ops, philox, philox_rejection
+from graphlab.ops.random_ops import _stream, random_uniform
 from graphlab.ops.registry import (NOT_DIFFERENTIABLE, ShapeError, build_op, const_value, convert_to_tensor,
                                    register_op)
 from graphlab.ops.sequence_ops import broadcast_dynamic_shape
@@ -97,9 +96,13 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
 
 # -------------------------------------------------------------------------------- RandomGamma (+ its grad)
 def _gamma_kernel(ctx, shape, alpha):
+    """TF's samples (philox_gamma), laid out as TF's: the sample shape, then alpha's shape."""
     dims = [int(d) for d in shape]
-    sample = _generator(ctx).standard_gamma(np.broadcast_to(alpha.astype(np.float64), dims + list(alpha.shape)))
-    return sample.astype(alpha.dtype)
+    num_samples = int(np.prod(dims, dtype=np.int64))
+    if num_samples == 0 or alpha.size == 0:
+        return np.zeros(dims + list(alpha.shape), alpha.dtype)
+    samples = philox_rejection.gamma(_stream(ctx), alpha.astype(np.float64).reshape(-1), num_samples)
+    return samples.reshape(dims + list(alpha.shape)).astype(alpha.dtype)
 
 
 def _gamma_grad(op, grad):
@@ -184,11 +187,14 @@ def random_gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=
 
 # ------------------------------------------------------------------------------------------ RandomPoissonV2
 def _poisson_kernel(ctx, shape, rate):
+    """TF's samples (philox_rejection): the sample shape, then the rates' shape; a negative rate gives 0."""
     dims = [int(d) for d in shape]
-    lam = np.broadcast_to(rate.astype(np.float64), dims + list(rate.shape))
-    if np.any(lam < 0):
-        raise InvalidArgumentError(None, ctx.op, "rate must be non-negative")
-    return _generator(ctx).poisson(lam).astype(ctx.attrs["dtype"].as_numpy_dtype)
+    out_dtype = ctx.attrs["dtype"].as_numpy_dtype
+    num_samples = int(np.prod(dims, dtype=np.int64))
+    if num_samples == 0 or rate.size == 0:
+        return np.zeros(dims + list(rate.shape), out_dtype)
+    samples = philox_rejection.poisson(_stream(ctx), rate.astype(np.float64).reshape(-1), num_samples, out_dtype)
+    return samples.reshape(dims + list(rate.shape)).astype(out_dtype)
 
 
 register_op("RandomPoissonV2", inputs=["shape: S=int32", "rate: R=float64"],

@@ -1,7 +1,7 @@
 """Seeded random ops draw TensorFlow's own numbers (Philox): the same graph gives the same initial weights,
 dropout masks and samples in graphlab as in TF 2.21, run after run. float32 normals agree to a few units in
-the last place (TF's float32 log/sin/cos); uniforms, integers, float64 samples, shuffles and categorical
-draws are identical."""
+the last place (TF's float32 log/sin/cos); uniforms, integers, float64 samples, shuffles, categorical,
+gamma and Poisson draws are identical."""
 import json
 
 import numpy as np
@@ -40,6 +40,16 @@ CASES = Cases(values={
         "fetch = [tf.multinomial(logits, 50), tf.random.categorical(logits.astype(np.float64), 3, dtype=tf.int32),"
         " tf.random.categorical([[0.0, -np.inf, 1.0, np.nan]], 9, seed=5),"
         " tf.random.categorical([[-np.inf, -np.inf]], 3, seed=5), tf.multinomial(tf.zeros([3, 2]), 0)]"),
+    # RandomGamma and RandomPoissonV2: TF's rejection loops, each output in its own counter block; alpha 1,
+    # alpha below 1, Poisson's two algorithms (rate below 10 and from 10 on) and a negative rate (0, no error)
+    "gamma": ("tf.set_random_seed(3)\n"
+              "fetch = [tf.random_gamma([5], [0.3, 1.0, 2.5, 7.0]), tf.random.gamma([2, 3], [[0.05, 1.5]], "
+              "dtype=tf.float64, seed=4), tf.random.gamma([4000], [0.5, 3.0], beta=[1.0, 2.0]), "
+              "tf.random_gamma([3], tf.zeros([0])), tf.random_gamma([0], [1.0])]"),
+    "poisson": ("tf.set_random_seed(3)\n"
+                "fetch = [tf.random_poisson([0.5, 3.0, 9.99, 10.0, 55.5, 1e4], [6]), "
+                "tf.random.poisson([[-1.0, 0.0]], [2], dtype=tf.int32, seed=2), "
+                "tf.random.poisson(tf.constant([2.5, 30.0], tf.float64), [3000], dtype=tf.float64, seed=9)]"),
 }, run_errors={
     "categorical_no_classes": "fetch = [tf.multinomial(tf.zeros([2, 0]), 0)]",
 }, build_errors={
@@ -59,9 +69,10 @@ k = tf.random_uniform([4], 0, 100, dtype=tf.int32)
 out = []
 p = tf.random_shuffle(tf.range(8))
 c = tf.multinomial([[0.1, 0.5, 0.2]], 6)
+g = [tf.random_gamma([3], [0.5, 2.0]), tf.random_poisson([4.0, 40.0], [3])]
 for _ in range(2):                      # a fresh session starts every generator again
     with tf.Session() as sess:
-        out.append([sess.run([u, n, k, p, c]) for _ in range(3)])
+        out.append([sess.run([u, n, k, p, c] + g) for _ in range(3)])
 print(json.dumps([[[v.tolist() for v in run] for run in session] for session in out]))
 """
 
