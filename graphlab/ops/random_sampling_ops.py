@@ -49,7 +49,7 @@ def _multinomial_outputs(op):
 def _multinomial_kernel(ctx, logits, num):
     num = int(num)
     if num < 0:
-        raise InvalidArgumentError(None, ctx.op, "num_samples should be nonnegative, got %d" % num)
+        raise InvalidArgumentError(None, ctx.op, "num_samples should be non-negative, got %d" % num)
     if logits.ndim != 2:
         raise InvalidArgumentError(None, ctx.op, "logits should be a matrix, got shape %s" % list(logits.shape))
     if logits.shape[1] == 0:

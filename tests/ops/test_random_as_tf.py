@@ -52,6 +52,8 @@ CASES = Cases(values={
                 "tf.random.poisson(tf.constant([2.5, 30.0], tf.float64), [3000], dtype=tf.float64, seed=9)]"),
 }, run_errors={
     "categorical_no_classes": "fetch = [tf.multinomial(tf.zeros([2, 0]), 0)]",
+    "categorical_negative_fed_count": ("n = tf.placeholder(tf.int32, [])\n"
+                                       "fetch = [tf.multinomial(tf.zeros([2, 3]), n)]\nfeed = {n: -2}"),
 }, build_errors={
     "categorical_negative_count": "tf.multinomial(tf.zeros([2, 3]), tf.constant(-1))",
 })
