@@ -190,6 +190,34 @@ def uniform_int(stream, count, low, high, dtype):
     return (np.uint32(int(low) % (1 << 32)) + flat % span).view(np.int32).astype(dtype, copy=False)
 
 
+class WordReader:
+    """Consecutive 32-bit words from one counter on, as TF's SingleSampleAdapter hands them out (each Philox
+    call's four words in order); ``take(n)`` continues where the last take stopped."""
+
+    def __init__(self, key, start):
+        self.key, self.next_call = key, start
+        self.buffer = np.empty(0, np.uint32)
+
+    def take(self, n):
+        if n > self.buffer.size:
+            calls = -(-(n - self.buffer.size) // 4)
+            fresh = words(self.key, self.next_call, calls).reshape(-1)
+            self.next_call += calls
+            self.buffer = np.concatenate([self.buffer, fresh])
+        out, self.buffer = self.buffer[:n], self.buffer[n:]
+        return out
+
+    def doubles(self, n):
+        """SimplePhilox's RandDouble, ``n`` times: two words each, the first giving the high mantissa bits."""
+        pairs = self.take(2 * n).reshape(n, 2)
+        return _unit_float64(pairs[:, 0], pairs[:, 1])
+
+    def uint64s(self, n):
+        """SimplePhilox's Rand64, ``n`` times: the first word low, the second high."""
+        pairs = self.take(2 * n).reshape(n, 2).astype(np.uint64)
+        return pairs[:, 0] | (pairs[:, 1] << _SHIFT32)
+
+
 def shuffle_order(stream, size):
     """RandomShuffle's order of ``size`` rows: a Fisher-Yates pass from the front, row i swapping with row
     ``i + word % (size - i)``, one 32-bit word per swap (size - 1 of them, reserved as ReserveSamples32)."""

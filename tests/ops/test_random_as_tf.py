@@ -1,7 +1,7 @@
 """Seeded random ops draw TensorFlow's own numbers (Philox): the same graph gives the same initial weights,
 dropout masks and samples in graphlab as in TF 2.21, run after run. float32 normals agree to a few units in
 the last place (TF's float32 log/sin/cos); uniforms, integers, float64 samples, shuffles, categorical,
-gamma and Poisson draws are identical."""
+gamma and Poisson draws and the uniform and log-uniform candidate samplers' picks are identical."""
 import json
 
 import numpy as np
@@ -50,6 +50,15 @@ CASES = Cases(values={
                 "fetch = [tf.random_poisson([0.5, 3.0, 9.99, 10.0, 55.5, 1e4], [6]), "
                 "tf.random.poisson([[-1.0, 0.0]], [2], dtype=tf.int32, seed=2), "
                 "tf.random.poisson(tf.constant([2.5, 30.0], tf.float64), [3000], dtype=tf.float64, seed=9)]"),
+    # the uniform and log-uniform candidate samplers (nce_loss's and sampled_softmax_loss's defaults): TF's
+    # words two per draw, with and without repeats, a power-of-two range (low bits) and others
+    "candidate_samplers": (
+        "tf.set_random_seed(11)\n"
+        "t = tf.constant([[1], [5], [7]], tf.int64)\n"
+        "fetch = [x for s in [tf.nn.log_uniform_candidate_sampler(t, 1, 8, True, 50),"
+        " tf.nn.log_uniform_candidate_sampler(t, 1, 6, False, 50000, seed=3),"
+        " tf.nn.uniform_candidate_sampler(t, 1, 5, True, 10), tf.nn.uniform_candidate_sampler(t, 1, 6, False, 1000),"
+        " tf.nn.uniform_candidate_sampler(t, 1, 4, True, 64, seed=1)] for x in s]"),
 }, run_errors={
     "categorical_no_classes": "fetch = [tf.multinomial(tf.zeros([2, 0]), 0)]",
     "categorical_negative_fed_count": ("n = tf.placeholder(tf.int32, [])\n"
@@ -71,7 +80,8 @@ k = tf.random_uniform([4], 0, 100, dtype=tf.int32)
 out = []
 p = tf.random_shuffle(tf.range(8))
 c = tf.multinomial([[0.1, 0.5, 0.2]], 6)
-g = [tf.random_gamma([3], [0.5, 2.0]), tf.random_poisson([4.0, 40.0], [3])]
+g = [tf.random_gamma([3], [0.5, 2.0]), tf.random_poisson([4.0, 40.0], [3]),
+     tf.nn.log_uniform_candidate_sampler([[3]], 1, 4, True, 20).sampled_candidates]
 for _ in range(2):                      # a fresh session starts every generator again
     with tf.Session() as sess:
         out.append([sess.run([u, n, k, p, c] + g) for _ in range(3)])
