@@ -1,7 +1,8 @@
 """Seeded random ops draw TensorFlow's own numbers (Philox): the same graph gives the same initial weights,
 dropout masks and samples in graphlab as in TF 2.21, run after run. float32 normals agree to a few units in
 the last place (TF's float32 log/sin/cos); uniforms, integers, float64 samples, shuffles, categorical,
-gamma and Poisson draws and the uniform and log-uniform candidate samplers' picks are identical."""
+gamma and Poisson draws, the uniform and log-uniform candidate samplers' picks and a RandomShuffleQueue's
+order are identical."""
 import json
 
 import numpy as np
@@ -59,6 +60,14 @@ CASES = Cases(values={
         " tf.nn.log_uniform_candidate_sampler(t, 1, 6, False, 50000, seed=3),"
         " tf.nn.uniform_candidate_sampler(t, 1, 5, True, 10), tf.nn.uniform_candidate_sampler(t, 1, 6, False, 1000),"
         " tf.nn.uniform_candidate_sampler(t, 1, 4, True, 64, seed=1)] for x in s]"),
+    # RandomShuffleQueue: one Philox word per element dequeued picks it (TF's swap with the last and pop)
+    "random_shuffle_queue": (
+        "q = tf.RandomShuffleQueue(50, 5, [tf.int32, tf.float32], shapes=[[], [2]], seed=3)\n"
+        "enq = q.enqueue_many([tf.range(40), tf.reshape(tf.range(80, dtype=tf.float32), [40, 2])])\n"
+        "with tf.control_dependencies([enq]):\n"
+        "    fetch = list(q.dequeue_many(20))\n"
+        "with tf.control_dependencies(fetch):\n"
+        "    fetch += q.dequeue_many(15)\n"),
 }, run_errors={
     "categorical_no_classes": "fetch = [tf.multinomial(tf.zeros([2, 0]), 0)]",
     "categorical_negative_fed_count": ("n = tf.placeholder(tf.int32, [])\n"
