@@ -3,9 +3,11 @@ classic word2vec tutorial (basic word2vec with nce_loss on an embedding).
 
 Graphs are compared op for op. Values are compared where they do not depend on the random draws: expected
 counts follow from the sampled ids (and, for the learned unigram, from the true classes seen so far), the
-losses and their gradients are computed from the same sampled ids given to both. The draws themselves come
-from different generators, so their statistics are compared: the frequency of each class over thousands of
-draws, and the mean number of tries rejection sampling needed."""
+losses and their gradients are computed from the same sampled ids given to both. The uniform and log-uniform
+samplers draw TF's own numbers (tests/ops/test_random_as_tf.py), so a seeded word2vec trains as in TF with
+nothing fed but its batches; the unigram samplers' draws come from numpy, so their statistics are compared
+(with the others'): the frequency of each class over thousands of draws, and the mean number of tries
+rejection sampling needed."""
 import numpy as np
 import pytest
 
@@ -168,6 +170,19 @@ with tf.Session(graph=graph) as session:
     result = {"losses": losses, "embeddings": session.run(embeddings).round(5).tolist(),
               "similarity": session.run(similarity).round(5).tolist(), "nce_biases": session.run(nce_biases).round(6).tolist()}
 """,
+    # the same tutorial seeded, its sampler left to draw: TF's log-uniform picks, so TF's losses
+    "word2vec_seeded": WORD2VEC.replace("with graph.as_default():", "with graph.as_default():\n    tf.set_random_seed(1)")
+    + """
+rng = np.random.RandomState(0)
+with tf.Session(graph=graph) as session:
+    init.run()
+    losses = []
+    for step in range(4):
+        feed = {train_inputs: rng.randint(0, 200, 16), train_labels: rng.randint(0, 200, (16, 1))}
+        _, loss_val = session.run([optimizer, loss], feed_dict=feed)
+        losses.append(float(loss_val))
+    result = {"losses": losses, "embeddings": session.run(embeddings).round(5).tolist()}
+""",
 }
 
 BUILD_ERRORS = {
@@ -232,6 +247,13 @@ def test_word2vec_tutorial_trains_as_in_tensorflow(tf_results):
     np.testing.assert_allclose(ours["losses"], theirs["losses"], rtol=1e-5)
     for key in ("embeddings", "similarity", "nce_biases"):
         np.testing.assert_allclose(ours[key], theirs[key], atol=2e-5, err_msg=key)
+
+
+def test_seeded_word2vec_draws_and_trains_as_in_tensorflow(tf_results):
+    ours = tfcompare.run_result(RESULTS["word2vec_seeded"])["result"]
+    theirs = tf_results["results"]["word2vec_seeded"]["result"]
+    np.testing.assert_allclose(ours["losses"], theirs["losses"], rtol=1e-5)
+    np.testing.assert_allclose(ours["embeddings"], theirs["embeddings"], atol=2e-5)
 
 
 @pytest.mark.parametrize("key", sorted(BUILD_ERRORS))
