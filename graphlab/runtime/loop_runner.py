@@ -11,6 +11,8 @@ first runs the *head* (the Merges, the condition, the LoopCond), and then either
 
 ``FastLoop.build`` returns None for a frame that does not have that shape (no single LoopCond, body ops that
 do not hang off the loop Switches, Exits fed by something else), and the general runner is used instead.
+The head and the body are each run as one generated function (compiled_pass.py); ``_Plumbing`` says which
+ops need no step at all, which run in the first iteration only, and which add to their loop variable in place.
 """
 from operator import itemgetter
 
@@ -23,7 +25,6 @@ from graphlab.runtime.frames import DISCARD, EXIT_TYPES, MERGE_TYPES
 from graphlab.runtime.pruning import ALWAYS_RUN
 
 SWITCH_TYPES = frozenset(("Switch", "RefSwitch"))
-
 
 
 def args_getter(ins):
@@ -84,8 +85,9 @@ class FastLoop:
         self.body = plumbing.compile(body_ops)
         program.num_slots = len(slots) + 1          # the accumulators' marker slots are new ones
         # iterations after the first leave out the loop-invariant steps: their results stay in their slots
-        self.later_body = [step for step in self.body if not (step[4] and step[4][0] in plumbing.invariant_slots)] \
-            if plumbing.invariant_slots else self.body
+        invariant = plumbing.invariant_slots
+        self.later_body = [step for step in self.body if not (step[4] and step[4][0] in invariant)] \
+            if invariant else self.body
         self.merges = plumbing.resolve(self.merges)
         self.presets = plumbing.presets
         self.head_pass, self.body_pass = compile_pass(self.head), compile_pass(self.body)
@@ -158,6 +160,8 @@ def _accumulating(add):
         total = add(ctx, acc, value)
         return total, total
     return accumulate
+
+
 _PASS_THROUGH = frozenset(("Identity", "NextIteration"))
 
 
@@ -171,7 +175,7 @@ class _Plumbing:
     kept for the others, as TensorFlow's constant folding turns such ops into constants; it still runs at
     its place in the first iteration, so an error it raises comes where it always did.
     A loop variable that only accumulates (``acc = acc + x``, as a gradient loop sums a weight's gradient over
-    the iterations) is added to in place from the second iteration on (see ``_accumulate``).
+    the iterations) is added to in place from the second iteration on (see ``_accumulating``).
     Ops that may meet a dead value (``maybe_dead``) keep their steps and the general rules."""
 
     def __init__(self, frame, by_op, maybe_dead, slots):
