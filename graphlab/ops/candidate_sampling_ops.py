@@ -17,7 +17,8 @@ import numpy as np
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError, NotFoundError
 from graphlab.framework.random_seed import get_seed
-from graphlab.ops.random_ops import _generator
+from graphlab.ops import philox
+from graphlab.ops.random_ops import _generator, _stream
 from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 _SAMPLER_INPUTS = ["true_classes: int64"]
@@ -34,8 +35,39 @@ def _sampler_outputs(op):
 
 
 # ------------------------------------------------------------------------------- the distributions
+class _Words:
+    """The 32-bit Philox words one run of a sampler reads, in order from the counter its run reserved (TF's
+    SimplePhilox over the PhiloxRandom that ReserveSamples32 hands out). Reading past the reservation goes
+    on counting up, as TF's copy of the generator does."""
+
+    def __init__(self, key, start):
+        self.key, self.next_block, self.pending = key, start, np.empty(0, np.uint32)
+
+    def take(self, n):
+        while self.pending.size < n:
+            blocks = max(-(-(n - self.pending.size) // 4), 64)
+            fresh = philox.words(self.key, self.next_block, blocks).reshape(-1)
+            self.pending = np.concatenate([self.pending, fresh])
+            self.next_block += blocks
+        out, self.pending = self.pending[:n], self.pending[n:]
+        return out
+
+    def doubles(self, n):
+        """RandDouble: [0, 1) from 20 bits of one word and all 32 of the next."""
+        w = self.take(2 * n).reshape(n, 2)
+        return philox._unit_float64(w[:, 0], w[:, 1])
+
+    def uint64s(self, n):
+        """Rand64: the first word is the low half."""
+        w = self.take(2 * n).reshape(n, 2).astype(np.uint64)
+        return w[:, 0] | (w[:, 1] << np.uint64(32))
+
+
 class _Distribution:
-    """What a sampler op knows about its classes: ``draw(gen, n)`` ids and ``probability(ids)`` (float32)."""
+    """What a sampler op knows about its classes: ``draw(source, n)`` ids and ``probability(ids)`` (float32).
+    ``philox`` distributions draw from TF's words (a _Words), the others from a numpy Generator."""
+
+    philox = False
 
     def __init__(self, range_max):
         self.range = range_max
@@ -45,20 +77,24 @@ class _Distribution:
 
 
 class _Uniform(_Distribution):
-    def draw(self, gen, n):
-        return gen.integers(0, self.range, n)
+    philox = True
+
+    def draw(self, words, n):
+        return (words.uint64s(n) % np.uint64(self.range)).astype(np.int64)
 
     def probability(self, ids):
         return np.full(np.shape(ids), 1.0 / self.range, dtype=np.float32)
 
 
 class _LogUniform(_Distribution):
+    philox = True
+
     def __init__(self, range_max):
         super().__init__(range_max)
         self.log_range = np.log1p(float(range_max))
 
-    def draw(self, gen, n):
-        values = np.exp(gen.random(n) * self.log_range).astype(np.int64) - 1
+    def draw(self, words, n):
+        values = np.exp(words.doubles(n) * self.log_range).astype(np.int64) - 1
         return values % self.range
 
     def probability(self, ids):
@@ -189,7 +225,11 @@ def _sampler_kernel(op_type):
         if dist is None:      # every class, each expected once
             ones = np.ones(true_classes.shape, np.float32)
             return np.arange(num_sampled, dtype=np.int64), ones, np.ones(num_sampled, np.float32)
-        gen = _generator(ctx)
+        if dist.philox:     # TF reserves 2048 words (512 Philox calls) per sampled candidate each run
+            stream = _stream(ctx)
+            gen = _Words(stream.key, stream.reserve(2 * num_sampled))
+        else:
+            gen = _generator(ctx)
         if unique:
             sampled, tries = _draw_unique(gen, dist, num_sampled)
         else:

@@ -3,9 +3,10 @@ classic word2vec tutorial (basic word2vec with nce_loss on an embedding).
 
 Graphs are compared op for op. Values are compared where they do not depend on the random draws: expected
 counts follow from the sampled ids (and, for the learned unigram, from the true classes seen so far), the
-losses and their gradients are computed from the same sampled ids given to both. The draws themselves come
-from different generators, so their statistics are compared: the frequency of each class over thousands of
-draws, and the mean number of tries rejection sampling needed."""
+losses and their gradients are computed from the same sampled ids given to both. The uniform and log-uniform
+samplers draw TF's own Philox numbers, so their seeded draws are compared run by run; the unigram samplers'
+draws come from numpy, so their statistics are compared: the frequency of each class over thousands of draws,
+and the mean number of tries rejection sampling needed."""
 import numpy as np
 import pytest
 
@@ -115,6 +116,21 @@ feed = {}
 }
 
 RESULTS = {
+    # three runs of seeded samplers (graph-level seed only, an op seed, with and without repeats, a range
+    # barely above num_sampled): the candidates TF draws, and the expected counts they imply
+    "seeded_draws": """
+tf.set_random_seed(3)
+t = tf.constant([[1], [5], [7]], tf.int64)
+samplers = [tf.nn.log_uniform_candidate_sampler(t, 1, 10, True, 50),
+            tf.nn.log_uniform_candidate_sampler(t, 1, 10, False, 50, seed=7),
+            tf.nn.uniform_candidate_sampler(t, 1, 6, True, 9, seed=4),
+            tf.nn.uniform_candidate_sampler(t, 1, 6, False, 9),
+            tf.nn.log_uniform_candidate_sampler(t, 1, 40, True, 45)]
+result = []
+with tf.Session() as sess:
+    for run in range(3):
+        result.append([[o[0].tolist(), o[1].ravel().tolist(), o[2].tolist()] for o in sess.run(samplers)])
+""",
     # class frequencies over many draws (seeded, so each side repeats itself), and for draws without
     # repeats the mean number of tries their expected counts imply
     "sampler_statistics": """
@@ -217,6 +233,18 @@ def test_sampler_statistics_match_tensorflow(tf_results):
         assert ours[name]["distinct_per_draw"] == pytest.approx(theirs[name]["distinct_per_draw"], rel=0.05), name
         if "mean_tries" in theirs[name]:
             assert ours[name]["mean_tries"] == pytest.approx(theirs[name]["mean_tries"], rel=0.05), name
+
+
+def test_seeded_uniform_and_log_uniform_samplers_draw_tensorflows_candidates(tf_results):
+    """word2vec's nce_loss samples with log_uniform_candidate_sampler: with a seed, the same negatives as TF,
+    run after run (each run reserves 2048 words per candidate of the op's Philox stream)."""
+    ours = tfcompare.run_result(RESULTS["seeded_draws"])["result"]
+    theirs = tf_results["results"]["seeded_draws"]["result"]
+    for run, (mine, tfs) in enumerate(zip(ours, theirs)):
+        for i, (m, t) in enumerate(zip(mine, tfs)):
+            assert m[0] == t[0], (run, i)
+            np.testing.assert_allclose(m[1] + m[2], t[1] + t[2], rtol=1e-6, err_msg="run %d sampler %d" % (run, i))
+    assert len(ours) == len(theirs) == 3
 
 
 def test_learned_unigram_counts_the_true_classes_seen(tf_results):
