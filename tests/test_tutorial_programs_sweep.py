@@ -5,10 +5,15 @@ difference cannot come back.
 * aymericdamien/TensorFlow-Examples, examples/2_BasicModels/word2vec.py: skip-gram batches from a corpus,
   nce_loss with its default log-uniform candidate sampler, a graph-level seed. The sampled negatives were
   numpy's, so the losses parted from TF's at the first step; they are now TF's Philox draws.
+* the same collection's examples/1_Introduction/basic_operations.py prints its int16 placeholders and the
+  sum of two of them: graphlab wrote ``shape=<unknown>`` where TF leaves the shape out, and never the device
+  (word2vec prints tensors made under ``tf.device('/cpu:0')``); feeding an int16 placeholder a value it cannot
+  hold named the type ``<dtype: 'int16'>`` where TF names numpy's class.
 """
 import numpy as np
+import pytest
 
-from tests.tfcompare import Cases, install_tests
+from tests import tfsnippets
 
 R = np.random.RandomState(5)
 CORPUS = np.minimum(R.zipf(1.3, 3000), 60).astype(np.int32)
@@ -66,8 +71,58 @@ with tf.Session() as sess:
         losses.append(loss)
     sim = sess.run(cosine_sim_op, feed_dict={X: np.array([1, 2, 3])})
 fetch = [tf.constant(np.array(losses)), tf.constant(sim)]
+feed = {}
 """,
 }
 
-CASES = Cases(values=PROGRAMS, data={"CORPUS": CORPUS})
-install_tests(globals(), CASES, rtol=2e-4, atol=2e-5)
+RESULTS = {
+    # basic_operations.py's placeholders and sums as print() shows them, with and without devices
+    "printed_tensors": """
+a = tf.placeholder(tf.int16)
+b = tf.placeholder(tf.float32, [None, 3])
+add = tf.add(a, a)
+with tf.device('/cpu:0'):
+    embedding = tf.Variable(tf.zeros([5, 2]))
+    lookup = tf.nn.embedding_lookup(embedding, [1, 2])
+with tf.device('/gpu:1'):
+    doubled = b * 2
+result = [str(t) for t in (a, b, add, lookup, doubled, embedding.value())] + [repr(a), repr(doubled)]
+""",
+    # a Python int fed to a placeholder whose type cannot hold it (TF's check: the int converted and back)
+    "feed_type_errors": """
+result = []
+for dtype, value in [(tf.int16, 70000), (tf.int16, 32767), (tf.uint8, -1), (tf.int32, 2**31), (tf.bool, 2),
+                     (tf.bool, 1), (tf.string, 5), (tf.float16, 70000), (tf.int32, True)]:
+    tf.reset_default_graph()
+    p = tf.placeholder(dtype, name="p")
+    with tf.Session() as sess:
+        try:
+            result.append(repr(sess.run(tf.identity(p), {p: value})))
+        except TypeError as e:
+            result.append(str(e))
+tf.reset_default_graph()
+p = tf.placeholder(tf.float32, [2], name="p")
+with tf.Session() as sess:
+    for key in (p, "p:0"):
+        try:
+            sess.run(p, {key: tf.constant([1., 2.])})
+        except TypeError as e:
+            result.append(str(e))
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def tf_results():
+    return tfsnippets.reference(values=PROGRAMS, results=RESULTS, data={"CORPUS": CORPUS})
+
+
+@pytest.mark.parametrize("key", sorted(PROGRAMS))
+def test_program_gives_tensorflows_numbers(key, tf_results):
+    ours = tfsnippets.run_ours(PROGRAMS[key], CORPUS=CORPUS)
+    tfsnippets.check_values(ours, tf_results["values"][key], rtol=2e-4, atol=2e-5, what=key)
+
+
+@pytest.mark.parametrize("key", sorted(RESULTS))
+def test_what_the_program_prints_is_tensorflows(key, tf_results):
+    assert tfsnippets.run_result(RESULTS[key])["result"] == tf_results["results"][key]["result"]

@@ -189,7 +189,7 @@ class BaseSession:
                 text = e.args[0] if e.args else str(e)
                 raise TypeError("Cannot interpret feed_dict key as Tensor: %s" % text) from None
             fed.append(tensor)
-            values.append(fetches_mod.convert_feed(tensor, value))
+            values.append(fetches_mod.convert_feed(tensor, value, key))
         order = sorted(range(len(fed)), key=lambda i: fetches_mod.feed_order(fed[i]))
         return tuple(fed[i] for i in order), [values[i] for i in order]
 
