@@ -9,6 +9,10 @@ difference cannot come back.
   sum of two of them: graphlab wrote ``shape=<unknown>`` where TF leaves the shape out, and never the device
   (word2vec prints tensors made under ``tf.device('/cpu:0')``); feeding an int16 placeholder a value it cannot
   hold named the type ``<dtype: 'int16'>`` where TF names numpy's class.
+* the same collection's dcgan.py, tensorflow_dataset_api.py and kmeans.py reach for tf.contrib.layers,
+  tf.contrib.data and tf.contrib.factorization, which TF 2 removed (TF says only that compat.v1 has no
+  attribute 'contrib'): graphlab said "module 'graphlab.contrib' has no attribute 'layers'"; now the
+  UnimplementedError says why and what takes its place.
 """
 import numpy as np
 import pytest
@@ -126,3 +130,20 @@ def test_program_gives_tensorflows_numbers(key, tf_results):
 @pytest.mark.parametrize("key", sorted(RESULTS))
 def test_what_the_program_prints_is_tensorflows(key, tf_results):
     assert tfsnippets.run_result(RESULTS[key])["result"] == tf_results["results"][key]["result"]
+
+
+@pytest.mark.parametrize("use, instead", [
+    ("tf.contrib.layers.flatten(x)", "tf.layers (flatten, dense, conv2d"),
+    ("tf.contrib.layers.xavier_initializer()", "xavier_initializer() is tf.glorot_uniform_initializer()"),
+    ("tf.contrib.data.Dataset.from_tensor_slices(x)", "tf.contrib.data became tf.data"),
+    ("tf.contrib.factorization.KMeans(inputs=x, num_clusters=3)", "tf.contrib.framework's checkpoint readers"),
+])
+def test_removed_contrib_modules_say_why_and_what_replaces_them(use, instead):
+    import graphlab as tf
+    module = use.split(".")[2]
+    with pytest.raises(tf.errors.UnimplementedError) as e:
+        eval(use, {"tf": tf, "x": tf.zeros([2, 3])})
+    assert e.value.message.startswith("tf.contrib.%s is not available in graphlab: tf.contrib was removed in "
+                                      "TensorFlow 2" % module)
+    assert instead in e.value.message
+    assert tf.contrib.rnn.BasicLSTMCell is tf.nn.rnn_cell.BasicLSTMCell      # what graphlab keeps still works
