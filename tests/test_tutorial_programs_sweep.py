@@ -13,14 +13,43 @@ difference cannot come back.
   tf.contrib.data and tf.contrib.factorization, which TF 2 removed (TF says only that compat.v1 has no
   attribute 'contrib'): graphlab said "module 'graphlab.contrib' has no attribute 'layers'"; now the
   UnimplementedError says why and what takes its place.
+* the same collection's examples/5_DataManagement/build_an_image_dataset.py reads JPEG files into a CNN:
+  graphlab decoded with Pillow's accurate IDCT, TF with libjpeg-turbo's fast one (its default), so the
+  pixels differed by about one level and the losses from the first step. Decoding options are compared
+  pixel for pixel (channels, fancy_upscaling, dct_method, ratio, decode_image to float and uint16, PNG too).
 """
+import io
+
 import numpy as np
 import pytest
+from PIL import Image
 
 from tests import tfsnippets
 
 R = np.random.RandomState(5)
 CORPUS = np.minimum(R.zipf(1.3, 3000), 60).astype(np.int32)
+
+
+def _encoded(array, fmt, **options):
+    buffer = io.BytesIO()
+    Image.fromarray(array).save(buffer, fmt, **options)
+    return np.frombuffer(buffer.getvalue(), np.uint8)
+
+
+def _picture(height, width, rng):
+    return np.clip(rng.normal(128, 60, (height, width, 3)).cumsum(1) % 256, 0, 255).astype(np.uint8)
+
+
+# JPEGs of every chroma subsampling, progressive, grey, odd sizes; PNGs of 8 and 16 bits (as uint8 arrays)
+IMAGES = {"JPEG_444": _encoded(_picture(37, 53, R), "JPEG", quality=80, subsampling=0),
+          "JPEG_422": _encoded(_picture(16, 16, R), "JPEG", quality=80, subsampling=1),
+          "JPEG_420_PROGRESSIVE": _encoded(_picture(41, 9, R), "JPEG", quality=80, subsampling=2, progressive=True),
+          "JPEG_GREY": _encoded(_picture(30, 31, R)[:, :, 0], "JPEG", quality=70),
+          "PNG_RGB": _encoded(_picture(7, 5, R), "PNG"),
+          "PNG_16": _encoded(R.randint(0, 65536, (7, 5)).astype(np.uint16), "PNG")}
+# build_an_image_dataset's folders: two classes of small JPEGs of different sizes
+CLASSES = {"CAT%d" % i: _encoded(_picture(20 + 3 * i, 24 + i, R), "JPEG", quality=90) for i in range(4)}
+CLASSES.update({"DOG%d" % i: _encoded(255 - _picture(22 + i, 21 + 2 * i, R), "JPEG", quality=90) for i in range(4)})
 
 PROGRAMS = {
     # aymericdamien/TensorFlow-Examples examples/2_BasicModels/word2vec.py (corpus of word ids, fewer steps)
@@ -77,7 +106,93 @@ with tf.Session() as sess:
 fetch = [tf.constant(np.array(losses)), tf.constant(sim)]
 feed = {}
 """,
+    # aymericdamien/TensorFlow-Examples examples/5_DataManagement/build_an_image_dataset.py, folder mode on
+    # the JPEGs above; files in sorted order, one batching thread (shuffled draws differ by design), fewer
+    # filters and steps; tf.contrib.layers.flatten as tf.layers.flatten
+    "build_an_image_dataset": """
+import os, tempfile
+tf.set_random_seed(13)
+DATASET_PATH = tempfile.mkdtemp()
+for name, blob in sorted(globals().items()):
+    if name[:3] in ("CAT", "DOG"):
+        os.makedirs(os.path.join(DATASET_PATH, name[:3].lower()), exist_ok=True)
+        open(os.path.join(DATASET_PATH, name[:3].lower(), name + ".jpg"), "wb").write(blob.tobytes())
+N_CLASSES, IMG_HEIGHT, IMG_WIDTH, CHANNELS = 2, 16, 16, 3
+def read_images(dataset_path, batch_size):
+    imagepaths, labels = list(), list()
+    label = 0
+    classes = sorted(os.walk(dataset_path).__next__()[1])
+    for c in classes:
+        c_dir = os.path.join(dataset_path, c)
+        walk = os.walk(c_dir).__next__()
+        for sample in sorted(walk[2]):
+            if sample.endswith('.jpg') or sample.endswith('.jpeg'):
+                imagepaths.append(os.path.join(c_dir, sample))
+                labels.append(label)
+        label += 1
+    imagepaths = tf.convert_to_tensor(imagepaths, dtype=tf.string)
+    labels = tf.convert_to_tensor(labels, dtype=tf.int32)
+    image, label = tf.train.slice_input_producer([imagepaths, labels], shuffle=False)
+    image = tf.read_file(image)
+    image = tf.image.decode_jpeg(image, channels=CHANNELS)
+    image = tf.image.resize_images(image, [IMG_HEIGHT, IMG_WIDTH])
+    image = image * 1.0/127.5 - 1.0
+    X, Y = tf.train.batch([image, label], batch_size=batch_size, capacity=batch_size * 8, num_threads=1)
+    return X, Y
+X, Y = read_images(DATASET_PATH, 4)
+def conv_net(x, n_classes, dropout, reuse, is_training):
+    with tf.variable_scope('ConvNet', reuse=reuse):
+        conv1 = tf.layers.conv2d(x, 4, 5, activation=tf.nn.relu)
+        conv1 = tf.layers.max_pooling2d(conv1, 2, 2)
+        fc1 = tf.layers.flatten(conv1)
+        fc1 = tf.layers.dense(fc1, 16)
+        fc1 = tf.layers.dropout(fc1, rate=dropout, training=is_training)
+        out = tf.layers.dense(fc1, n_classes)
+        out = tf.nn.softmax(out) if not is_training else out
+    return out
+logits_train = conv_net(X, N_CLASSES, 0.75, reuse=False, is_training=True)
+logits_test = conv_net(X, N_CLASSES, 0.75, reuse=True, is_training=False)
+loss_op = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(logits=logits_train, labels=Y))
+train_op = tf.train.AdamOptimizer(learning_rate=0.001).minimize(loss_op)
+accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits_test, 1), tf.cast(Y, tf.int64)), tf.float32))
+log = []
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    coord = tf.train.Coordinator()
+    threads = tf.train.start_queue_runners(coord=coord)
+    for step in range(6):
+        _, loss, acc = sess.run([train_op, loss_op, accuracy])
+        log.append([loss, acc])
+    coord.request_stop()
+    coord.join(threads)
+fetch = [tf.constant(np.array(log))]
+feed = {}
+""",
 }
+
+DECODING = """
+data = tf.placeholder(tf.string)
+ops = []
+for channels in (0, 1, 3):
+    for fancy in (True, False):
+        for dct in ("", "INTEGER_FAST", "INTEGER_ACCURATE"):
+            ops.append(tf.image.decode_jpeg(data, channels=channels, fancy_upscaling=fancy, dct_method=dct))
+    ops += [tf.image.decode_jpeg(data, channels=channels, ratio=ratio) for ratio in (2, 4, 8)]
+    ops += [tf.image.decode_image(data, channels=channels), tf.image.decode_png(data, channels=channels)]
+ops += [tf.image.decode_image(data, dtype=tf.float32), tf.image.decode_image(data, dtype=tf.uint16)]
+fetch = ops
+feed = {data: IMAGE.tobytes()}
+"""
+PNG_DECODING = """
+data = tf.placeholder(tf.string)
+fetch = [tf.image.decode_png(data), tf.image.decode_png(data, dtype=tf.uint16), tf.image.decode_image(data),
+         tf.image.decode_image(data, dtype=tf.float32), tf.image.decode_image(data, dtype=tf.uint16)]
+feed = {data: IMAGE.tobytes()}
+"""
+for _name, _blob in IMAGES.items():
+    PROGRAMS["decode_" + _name.lower()] = (DECODING if _name.startswith("JPEG") else PNG_DECODING).replace(
+        "IMAGE", _name)
+DATA = dict(IMAGES, CORPUS=CORPUS, **CLASSES)
 
 RESULTS = {
     # basic_operations.py's placeholders and sums as print() shows them, with and without devices
@@ -118,13 +233,15 @@ with tf.Session() as sess:
 
 @pytest.fixture(scope="module")
 def tf_results():
-    return tfsnippets.reference(values=PROGRAMS, results=RESULTS, data={"CORPUS": CORPUS})
+    return tfsnippets.reference(values=PROGRAMS, results=RESULTS, data=DATA)
 
 
 @pytest.mark.parametrize("key", sorted(PROGRAMS))
 def test_program_gives_tensorflows_numbers(key, tf_results):
-    ours = tfsnippets.run_ours(PROGRAMS[key], CORPUS=CORPUS)
-    tfsnippets.check_values(ours, tf_results["values"][key], rtol=2e-4, atol=2e-5, what=key)
+    ours = tfsnippets.run_ours(PROGRAMS[key], **DATA)
+    exact = key.startswith("decode_")       # pixels, and pixels scaled to floats, bit for bit
+    tfsnippets.check_values(ours, tf_results["values"][key], rtol=0 if exact else 2e-4, atol=0 if exact else 2e-5,
+                            what=key)
 
 
 @pytest.mark.parametrize("key", sorted(RESULTS))
