@@ -17,6 +17,10 @@ difference cannot come back.
   graphlab decoded with Pillow's accurate IDCT, TF with libjpeg-turbo's fast one (its default), so the
   pixels differed by about one level and the losses from the first step. Decoding options are compared
   pixel for pixel (channels, fancy_upscaling, dct_method, ratio, decode_image to float and uint16, PNG too).
+* the char-rnn model (sherjilozair/char-rnn-tensorflow, model.py and train.py/sample.py, without tf.contrib)
+  feeds the LSTM state it fetched back in, keyed by the cell's tuple of LSTMStateTuples: graphlab refused the
+  tuple key ("Can not convert a tuple into a Tensor"); TF flattens nested keys and values
+  (nest.flatten_dict_items). A fetched tensor that was fed comes back as the fed array, as in TF.
 """
 import io
 
@@ -168,6 +172,72 @@ with tf.Session() as sess:
 fetch = [tf.constant(np.array(log))]
 feed = {}
 """,
+    # sherjilozair/char-rnn-tensorflow model.py, trained as train.py does (the state fetched each batch fed
+    # back through the LSTMStateTuples, the learning rate assigned per epoch, gradients clipped) and sampled
+    # as sample.py does (state fed back keyed by the whole tuple); a small corpus, argmax sampling
+    "char_rnn": """
+tf.set_random_seed(51)
+text = "the quick brown fox jumps over the lazy dog. " * 6
+chars = sorted(set(text))
+vocab = {c: i for i, c in enumerate(chars)}
+data = np.array([vocab[c] for c in text], np.int32)
+batch_size, seq_length, rnn_size, num_layers, grad_clip = 2, 8, 16, 2, 5.0
+num_batches = len(data) // (batch_size * seq_length)
+xdata = data[:num_batches * batch_size * seq_length]
+ydata = np.copy(xdata); ydata[:-1] = xdata[1:]; ydata[-1] = xdata[0]
+x_batches = np.split(xdata.reshape(batch_size, -1), num_batches, 1)
+y_batches = np.split(ydata.reshape(batch_size, -1), num_batches, 1)
+class Model():
+    def __init__(self, training=True):
+        bs, sl = (batch_size, seq_length) if training else (1, 1)
+        cells = [tf.nn.rnn_cell.LSTMCell(rnn_size) for _ in range(num_layers)]
+        self.cell = cell = tf.nn.rnn_cell.MultiRNNCell(cells, state_is_tuple=True)
+        self.input_data = tf.placeholder(tf.int32, [bs, sl])
+        self.targets = tf.placeholder(tf.int32, [bs, sl])
+        self.initial_state = cell.zero_state(bs, tf.float32)
+        with tf.variable_scope('rnnlm'):
+            softmax_w = tf.get_variable("softmax_w", [rnn_size, len(chars)])
+            softmax_b = tf.get_variable("softmax_b", [len(chars)])
+        embedding = tf.get_variable("embedding", [len(chars), rnn_size])
+        inputs = tf.nn.embedding_lookup(embedding, self.input_data)
+        outputs, last_state = tf.nn.dynamic_rnn(cell, inputs, initial_state=self.initial_state, scope='rnnlm')
+        output = tf.reshape(outputs, [-1, rnn_size])
+        self.logits = tf.matmul(output, softmax_w) + softmax_b
+        self.probs = tf.nn.softmax(self.logits)
+        loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.reshape(self.targets, [-1]), logits=self.logits)
+        self.cost = tf.reduce_sum(loss) / bs / sl
+        self.final_state = last_state
+        self.lr = tf.Variable(0.0, trainable=False)
+        tvars = tf.trainable_variables()
+        grads, _ = tf.clip_by_global_norm(tf.gradients(self.cost, tvars), grad_clip)
+        self.train_op = tf.train.AdamOptimizer(self.lr).apply_gradients(zip(grads, tvars))
+with tf.variable_scope("model", reuse=None):
+    model = Model()
+with tf.variable_scope("model", reuse=True):
+    sampler = Model(training=False)
+losses, sampled = [], []
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for e in range(2):
+        sess.run(tf.assign(model.lr, 0.02 * (0.97 ** e)))
+        state = sess.run(model.initial_state)
+        for b in range(num_batches):
+            feed = {model.input_data: x_batches[b], model.targets: y_batches[b]}
+            for i, (c, h) in enumerate(model.initial_state):
+                feed[c] = state[i].c
+                feed[h] = state[i].h
+            train_loss, state, _ = sess.run([model.cost, model.final_state, model.train_op], feed)
+            losses.append(train_loss)
+    state = sess.run(sampler.cell.zero_state(1, tf.float32))
+    char = "t"
+    for n in range(12):
+        probs, state = sess.run([sampler.probs, sampler.final_state],
+                                {sampler.input_data: [[vocab[char]]], sampler.initial_state: state})
+        char = chars[int(np.argmax(probs[0]))]
+        sampled.append(vocab[char])
+fetch = [tf.constant(np.array(losses)), tf.constant(np.array(sampled))]
+feed = {}
+""",
 }
 
 DECODING = """
@@ -227,6 +297,24 @@ with tf.Session() as sess:
             sess.run(p, {key: tf.constant([1., 2.])})
         except TypeError as e:
             result.append(str(e))
+""",
+    # feed_dict keys that are structures (char-rnn's state tuples) and what a fetched fed tensor gives back
+    "nested_feeds": """
+a, b = tf.placeholder(tf.float32, [2], name="a"), tf.placeholder(tf.float32, [2], name="b")
+c = tf.placeholder(tf.float32, [], name="c")
+state = tf.nn.rnn_cell.LSTMStateTuple(a, b)
+result = []
+with tf.Session() as sess:
+    for feed in [{(state, c): (tf.nn.rnn_cell.LSTMStateTuple(np.ones(2), np.zeros(2)), 3.0)},
+                 {(a, (b, c)): [np.ones(2), (np.full(2, 2.0), 5.0)]},
+                 {(a, b): np.ones((2, 2))},
+                 {(a, b): (np.ones(2), np.ones(2)), a: np.zeros(2)}]:
+        try:
+            result.append([repr(v) for v in sess.run([a, b, c, a * 2], feed)])
+        except ValueError as e:
+            result.append(str(e))
+    mine = np.ones(2, np.float32)
+    result.append([sess.run(a, {a: mine}) is mine, repr(sess.run(c, {c: 2.5})), repr(sess.run(c * 1, {c: 2.5}))])
 """,
 }
 
