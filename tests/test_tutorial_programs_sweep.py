@@ -21,6 +21,9 @@ difference cannot come back.
   feeds the LSTM state it fetched back in, keyed by the cell's tuple of LSTMStateTuples: graphlab refused the
   tuple key ("Can not convert a tuple into a Tensor"); TF flattens nested keys and values
   (nest.flatten_dict_items). A fetched tensor that was fed comes back as the fed array, as in TF.
+* the CIFAR-10 tutorial's model (tensorflow/models tutorials/image/cifar10/cifar10.py) trained with
+  ``print(train_op)``: TF prints the op's NodeDef (inputs, control inputs, device, attrs), graphlab printed
+  only its name and type.
 """
 import io
 
@@ -265,6 +268,22 @@ for _name, _blob in IMAGES.items():
 DATA = dict(IMAGES, CORPUS=CORPUS, **CLASSES)
 
 RESULTS = {
+    # what print(op) shows: cifar10.py's train op (a NoOp with control inputs, made under a device), a
+    # placeholder, a variable, a constant, a reduction and the initializer
+    "printed_ops": """
+x = tf.placeholder(tf.float32, [None, 3], name="x")
+with tf.device('/cpu:0'):
+    w = tf.get_variable("w", [3, 2], initializer=tf.ones_initializer())
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w)), name="loss")
+global_step = tf.train.get_or_create_global_step()
+apply_gradient_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=global_step)
+variable_averages = tf.train.ExponentialMovingAverage(0.9999, global_step)
+with tf.control_dependencies([apply_gradient_op]):
+    train_op = variable_averages.apply(tf.trainable_variables())
+c = tf.constant([1.5, 2.0], name="c")
+result = [str(op) for op in (train_op, apply_gradient_op, x.op, w.op, loss.op, c.op,
+                             tf.global_variables_initializer())]
+""",
     # basic_operations.py's placeholders and sums as print() shows them, with and without devices
     "printed_tensors": """
 a = tf.placeholder(tf.int16)
@@ -314,6 +333,7 @@ with tf.Session() as sess:
         except ValueError as e:
             result.append(str(e))
     mine = np.ones(2, np.float32)
+    result.append(str(state))
     result.append([sess.run(a, {a: mine}) is mine, repr(sess.run(c, {c: 2.5})), repr(sess.run(c * 1, {c: 2.5}))])
 """,
 }
