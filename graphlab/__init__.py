@@ -122,6 +122,8 @@ from graphlab.ops.indexed_ops import (scatter_add, scatter_div, scatter_max, sca
 from graphlab.tf1_root import *  # noqa: E402,F401,F403  (aliases, constants, enums, small composites)
 from graphlab.ops.init_ops import orthogonal_initializer, uniform_unit_scaling_initializer  # noqa: E402
 from graphlab import audio, bitwise, initializers, version  # noqa: E402  (tf.audio, tf.bitwise, tf.initializers, tf.version)
+from graphlab import quantization  # noqa: E402,F401  (tf.quantization)
+from graphlab.ops.quantization_ops import dequantize  # noqa: E402,F401
 from graphlab.config import GraphOptions, OptimizerOptions  # noqa: E402
 from graphlab import signal, spectral  # noqa: E402  (tf.signal, tf.spectral)
 from graphlab import strings  # noqa: E402  (tf.strings)

@@ -10,7 +10,8 @@ from graphlab.framework.omitted import omit_all
 _GPU = "graphlab runs every op with numpy on the CPU: there are no GPUs or TPUs to target"
 _TPU = "TPUs and the XLA/MLIR compilers have no counterpart in a numpy engine"
 _DIST = "graphlab runs one process: there are no clusters, servers, replicas or distribution strategies"
-_QUANT = "quantized tensors (qint8 arithmetic) are an inference optimisation graphlab does not model"
+_QUANT = ("quantized arithmetic (qint8 ops, quantizing, fake-quant training) is an inference optimisation graphlab "
+          "does not model; it only reads quantized weights back, with tf.dequantize")
 _EAGER = "graphlab teaches TF1 graph mode: eager execution and TF2's tf.function/GradientTape are not part of it"
 _NATIVE = "graphlab's kernels are numpy: TensorFlow's compiled C++ op and file-system libraries cannot be loaded"
 _CTC = "CTC losses and decoders are not implemented in graphlab (speech models are outside its lessons)"
@@ -27,7 +28,7 @@ OMISSIONS = {
     "tf": [
         ("tpu xla mlir", _TPU),
         ("distribute", _DIST),
-        ("quantize quantize_v2 dequantize quantized_concat quantization fake_quant_with_min_max_args "
+        ("quantize quantize_v2 quantized_concat fake_quant_with_min_max_args "
          "fake_quant_with_min_max_args_gradient fake_quant_with_min_max_vars fake_quant_with_min_max_vars_gradient "
          "fake_quant_with_min_max_vars_per_channel fake_quant_with_min_max_vars_per_channel_gradient", _QUANT),
         ("enable_eager_execution enable_v2_behavior GradientTape function autograph wrap_function Module "
@@ -62,6 +63,12 @@ OMISSIONS = {
         ("quantized_avg_pool quantized_conv2d quantized_max_pool quantized_relu_x", _QUANT),
         ("static_state_saving_rnn", "it needs a SequenceQueueingStateSaver from tf.contrib.training, which "
                                     "graphlab does not implement; use tf.nn.dynamic_rnn"),
+    ],
+    "tf.quantization": [
+        ("experimental fake_quant_with_min_max_args fake_quant_with_min_max_args_gradient fake_quant_with_min_max_vars "
+         "fake_quant_with_min_max_vars_gradient fake_quant_with_min_max_vars_per_channel "
+         "fake_quant_with_min_max_vars_per_channel_gradient quantize quantize_and_dequantize "
+         "quantize_and_dequantize_v2 quantized_concat", _QUANT),
     ],
     "tf.io": [
         ("RaggedFeature", _RAGGED),

@@ -7,7 +7,7 @@ Rewrite a GraphDef with TF's graph transforms, by TF's names and syntax (as TF's
   fold_batch_norms                                     fold batch norms into conv/matmul weights
   quantize_weights(minimum_size=1024)                  store big float weights as 8 bits + Dequantize
   sort_by_execution_order                              order nodes so inputs come first
-The result runs in TensorFlow with the same outputs (quantize_weights within its 8-bit error). Freeze the
+The result runs in TensorFlow and in graphlab with the same outputs (quantize_weights within its 8-bit error). Freeze the
 graph first (`graphlab freeze`): variables are not constants."""
 from graphlab.cli.common import CLIError, progress, read_graph_def, write_graph_def
 

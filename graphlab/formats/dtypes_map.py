@@ -25,10 +25,24 @@ NUMPY_TO_ENUM = {
     np.dtype(np.complex64): types_pb2.DT_COMPLEX64,
     np.dtype(np.complex128): types_pb2.DT_COMPLEX128,
 }
+# Quantized types, stored as raw bytes too, as numpy structured types of one field (TF's Python does the
+# same): the field's name tells a quint8 array from a uint8 one.
+QUANTIZED = {types_pb2.DT_QINT8: ("qint8", np.int8), types_pb2.DT_QUINT8: ("quint8", np.uint8),
+             types_pb2.DT_QINT16: ("qint16", np.int16), types_pb2.DT_QUINT16: ("quint16", np.uint16),
+             types_pb2.DT_QINT32: ("qint32", np.int32)}
+NUMPY_TO_ENUM.update({np.dtype([(name, base)]): enum for enum, (name, base) in QUANTIZED.items()})
 ENUM_TO_NUMPY = {enum: dt for dt, enum in NUMPY_TO_ENUM.items()}
 ENUM_TO_NUMPY[types_pb2.DT_STRING] = np.dtype(object)  # elements are Python bytes
 
 REF_OFFSET = 100
+
+
+def quantized_base(dtype):
+    """The plain integer numpy type behind a quantized one (quint8 -> uint8), or None for other types."""
+    dtype = np.dtype(dtype)
+    if dtype.names and len(dtype.names) == 1 and dtype in NUMPY_TO_ENUM:
+        return dtype.fields[dtype.names[0]][0]
+    return None
 
 
 def enum_name(enum):

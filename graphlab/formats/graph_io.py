@@ -84,10 +84,12 @@ _VAL_FIELDS = {
     types_pb2.DT_UINT32: "uint32_val", types_pb2.DT_UINT64: "uint64_val", types_pb2.DT_HALF: "half_val",
     types_pb2.DT_COMPLEX64: "scomplex_val", types_pb2.DT_COMPLEX128: "dcomplex_val",
 }
+_VAL_FIELDS.update({enum: "int_val" for enum in dtypes_map.QUANTIZED})   # TF keeps quantized values there too
 
 
 _COMPACT_FIELDS = {enum: field for enum, field in _VAL_FIELDS.items()
-                   if enum not in (types_pb2.DT_HALF, types_pb2.DT_COMPLEX64, types_pb2.DT_COMPLEX128)}
+                   if enum not in (types_pb2.DT_HALF, types_pb2.DT_COMPLEX64, types_pb2.DT_COMPLEX128)
+                   and enum not in dtypes_map.QUANTIZED}
 _COMPACT_FIELDS[types_pb2.DT_STRING] = "string_val"
 
 PADDING_LIMIT_BYTES = 1 << 28
@@ -152,7 +154,8 @@ def tensor_proto_to_numpy(proto, where="TensorProto"):
         if pairs is None:
             raise ValueError("%s has an odd number of complex parts" % where)
         values = pairs[:, 0] + 1j * pairs[:, 1]
-    values = np.asarray(values, dtype=np_dt)
+    base = dtypes_map.quantized_base(np_dt)
+    values = np.asarray(values, dtype=np_dt) if base is None else np.asarray(values, dtype=base).view(np_dt)
     if values.size > count:
         raise ValueError("%s holds %d values for shape %s" % (where, values.size, shape))
     if values.size < count:

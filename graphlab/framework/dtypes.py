@@ -120,8 +120,11 @@ _BASE_TYPES = [
     (9, "int64", np.int64), (10, "bool", np.bool_), (14, "bfloat16", None), (17, "uint16", np.uint16),
     (18, "complex128", np.complex128), (19, "float16", np.float16), (20, "resource", None),
     (21, "variant", None), (22, "uint32", np.uint32), (23, "uint64", np.uint64),
-    # quantized types: named so TF1 code and files can mention them; no kernel computes with them
-    (11, "qint8", None), (12, "quint8", None), (13, "qint32", None), (15, "qint16", None), (16, "quint16", None),
+    # quantized types: stored as numpy structured types of one field, as TF's Python does, so a quint8 array
+    # is not mistaken for a uint8 one; only Const, Identity-like ops and Dequantize handle them
+    (11, "qint8", np.dtype([("qint8", np.int8)])), (12, "quint8", np.dtype([("quint8", np.uint8)])),
+    (13, "qint32", np.dtype([("qint32", np.int32)])), (15, "qint16", np.dtype([("qint16", np.int16)])),
+    (16, "quint16", np.dtype([("quint16", np.uint16)])),
 ]
 
 _BY_ENUM = {}

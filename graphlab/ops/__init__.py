@@ -13,3 +13,4 @@ from graphlab.ops import scatter_ops  # noqa: F401,E402  (GatherNd, ScatterNd, T
 from graphlab.ops import sequence_ops  # noqa: F401,E402  (BroadcastArgs, Roll, ReverseSequence)
 from graphlab.ops import counting_ops  # noqa: F401,E402  (Unique, DenseBincount, HistogramFixedWidth)
 from graphlab.ops import random_sampling_ops  # noqa: F401,E402  (Multinomial, RandomGamma, RandomPoissonV2)
+from graphlab.ops import quantization_ops  # noqa: F401,E402  (Dequantize)

@@ -6,10 +6,14 @@ rejection) and gives the expected count of each true and each sampled class in s
 range_sampler.cc computes it: ``p * num_sampled`` with replacement, ``1 - (1 - p)^tries`` after ``tries``
 draws with rejection. The distributions are TF's: uniform; log-uniform (Zipf-like, P(k) = log((k+2)/(k+1)) /
 log(range_max+1)); a learned unigram (every class starts at weight 1, each true class seen adds 1, after the
-draw); a fixed unigram from counts or a vocabulary file, raised to ``distortion``. The numbers drawn come
-from numpy's generator (seeded as graphlab's other random ops), not TF's Philox: the statistics agree, the
-draws do not.
+draw); a fixed unigram from counts or a vocabulary file, raised to ``distortion``. The uniform and
+log-uniform samplers (the ones nce_loss and sampled_softmax_loss use by default) draw TF's own numbers: each
+run reserves 2048 * num_sampled 32-bit words of the op's Philox stream, and each draw takes two of them
+(SimplePhilox's Uniform64 and RandDouble), so a seeded word2vec prints TF's losses. The unigram samplers
+draw from numpy's generator (seeded as graphlab's other random ops): their statistics agree with TF's, their
+draws do not (TF picks through a weighted tree and an alias table).
 """
+import collections
 import os
 
 import numpy as np
@@ -35,39 +39,8 @@ def _sampler_outputs(op):
 
 
 # ------------------------------------------------------------------------------- the distributions
-class _Words:
-    """The 32-bit Philox words one run of a sampler reads, in order from the counter its run reserved (TF's
-    SimplePhilox over the PhiloxRandom that ReserveSamples32 hands out). Reading past the reservation goes
-    on counting up, as TF's copy of the generator does."""
-
-    def __init__(self, key, start):
-        self.key, self.next_block, self.pending = key, start, np.empty(0, np.uint32)
-
-    def take(self, n):
-        while self.pending.size < n:
-            blocks = max(-(-(n - self.pending.size) // 4), 64)
-            fresh = philox.words(self.key, self.next_block, blocks).reshape(-1)
-            self.pending = np.concatenate([self.pending, fresh])
-            self.next_block += blocks
-        out, self.pending = self.pending[:n], self.pending[n:]
-        return out
-
-    def doubles(self, n):
-        """RandDouble: [0, 1) from 20 bits of one word and all 32 of the next."""
-        w = self.take(2 * n).reshape(n, 2)
-        return philox._unit_float64(w[:, 0], w[:, 1])
-
-    def uint64s(self, n):
-        """Rand64: the first word is the low half."""
-        w = self.take(2 * n).reshape(n, 2).astype(np.uint64)
-        return w[:, 0] | (w[:, 1] << np.uint64(32))
-
-
 class _Distribution:
-    """What a sampler op knows about its classes: ``draw(source, n)`` ids and ``probability(ids)`` (float32).
-    ``philox`` distributions draw from TF's words (a _Words), the others from a numpy Generator."""
-
-    philox = False
+    """What a sampler op knows about its classes: ``draw(gen, n)`` ids and ``probability(ids)`` (float32)."""
 
     def __init__(self, range_max):
         self.range = range_max
@@ -77,24 +50,38 @@ class _Distribution:
 
 
 class _Uniform(_Distribution):
-    philox = True
+    def draw(self, gen, n):
+        return gen.integers(0, self.range, n)
 
-    def draw(self, words, n):
-        return (words.uint64s(n) % np.uint64(self.range)).astype(np.int64)
+    def draw_philox(self, reader, n):
+        """Uniform64(range) n times: the low bits for a power of two, else bits % range after rejecting bits
+        below 2^64 mod range (TF's ExactUniformInt; a rejection practically never happens)."""
+        span = np.uint64(self.range)
+        bits = reader.uint64s(n)
+        if self.range & (self.range - 1) == 0:
+            return (bits & (span - np.uint64(1))).astype(np.int64)
+        reject_below = np.uint64(((1 << 64) - 1) % self.range + 1)
+        accepted = bits[bits >= reject_below]
+        while accepted.size < n:
+            more = reader.uint64s(1)
+            accepted = np.concatenate([accepted, more[more >= reject_below]])
+        return (accepted % span).astype(np.int64)
 
     def probability(self, ids):
         return np.full(np.shape(ids), 1.0 / self.range, dtype=np.float32)
 
 
 class _LogUniform(_Distribution):
-    philox = True
-
     def __init__(self, range_max):
         super().__init__(range_max)
         self.log_range = np.log1p(float(range_max))
 
-    def draw(self, words, n):
-        values = np.exp(words.doubles(n) * self.log_range).astype(np.int64) - 1
+    def draw(self, gen, n):
+        values = np.exp(gen.random(n) * self.log_range).astype(np.int64) - 1
+        return values % self.range
+
+    def draw_philox(self, reader, n):
+        values = np.exp(reader.doubles(n) * self.log_range).astype(np.int64) - 1
         return values % self.range
 
     def probability(self, ids):
@@ -193,12 +180,23 @@ def _expected_count(p, num_sampled, tries):
     return -np.expm1(np.float32(tries) * np.log1p(-p))
 
 
-def _draw_unique(gen, dist, n):
+def _drawer(ctx, dist, num_sampled):
+    """``draw(k)``: the next k ids of this run, from TF's Philox words where graphlab follows TF's sampler."""
+    if hasattr(dist, "draw_philox"):
+        stream = _stream(ctx)
+        reader = philox.WordReader(stream.key, stream.reserve_calls(2048 * num_sampled // 4))
+        return lambda k: dist.draw_philox(reader, k)
+    gen = _generator(ctx)
+    return lambda k: dist.draw(gen, k)
+
+
+def _draw_unique(draw, n):
     """Draw until ``n`` distinct ids have come up; returns them (in order of appearance) and the number of
-    draws it took (TF's rejection sampling, done here a batch of draws at a time)."""
+    draws it took (TF's rejection sampling, done here a batch of draws at a time: ``draw(k)`` continues one
+    sequence, so batching changes nothing)."""
     seen = np.empty(0, dtype=np.int64)
     while True:
-        seen = np.concatenate([seen, dist.draw(gen, max(2 * n, 16))])
+        seen = np.concatenate([seen, draw(max(2 * n, 16))])
         _, first = np.unique(seen, return_index=True)
         if first.size >= n:
             first = np.sort(first)[:n]
@@ -225,15 +223,11 @@ def _sampler_kernel(op_type):
         if dist is None:      # every class, each expected once
             ones = np.ones(true_classes.shape, np.float32)
             return np.arange(num_sampled, dtype=np.int64), ones, np.ones(num_sampled, np.float32)
-        if dist.philox:     # TF reserves 2048 words (512 Philox calls) per sampled candidate each run
-            stream = _stream(ctx)
-            gen = _Words(stream.key, stream.reserve(2 * num_sampled))
-        else:
-            gen = _generator(ctx)
+        draw = _drawer(ctx, dist, num_sampled)
         if unique:
-            sampled, tries = _draw_unique(gen, dist, num_sampled)
+            sampled, tries = _draw_unique(draw, num_sampled)
         else:
-            sampled, tries = dist.draw(gen, num_sampled), num_sampled
+            sampled, tries = draw(num_sampled), num_sampled
         true_count = _expected_count(dist.probability(true_classes), num_sampled, tries)
         sampled_count = _expected_count(dist.probability(sampled), num_sampled, tries)
         dist.update(true_classes)
@@ -266,6 +260,11 @@ def _check_attrs(op_type, **minimum_one):
             raise ValueError("Attr '%s' of '%s' Op passed %d less than minimum 1." % (attr, op_type, value))
 
 
+# TF returns (and Session.run gives back) a namedtuple named after the op, so results print as in TF
+_RESULTS = {op_type: collections.namedtuple(op_type, ["sampled_candidates", "true_expected_count",
+                                                      "sampled_expected_count"]) for op_type in _SAMPLERS}
+
+
 def _sample(op_type, true_classes, num_true, num_sampled, unique, range_max, seed, name, **extra):
     seed1, seed2 = get_seed(seed)
     attrs = {"num_true": int(num_true), "num_sampled": int(num_sampled), "unique": bool(unique),
@@ -275,7 +274,7 @@ def _sample(op_type, true_classes, num_true, num_sampled, unique, range_max, see
         attrs["range_max"] = limits["range_max"] = int(range_max)
     _check_attrs(op_type, **limits)
     attrs.update(extra)
-    return tuple(build_op(op_type, [true_classes], attrs=attrs, name=name).outputs)
+    return _RESULTS[op_type](*build_op(op_type, [true_classes], attrs=attrs, name=name).outputs)
 
 
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):

@@ -70,8 +70,13 @@ class Stream:
 
     def reserve(self, outputs):
         """The counter this run starts from; later runs start ``256 * outputs`` further on."""
+        return self.reserve_calls(RESERVED_PER_OUTPUT * outputs)
+
+    def reserve_calls(self, calls):
+        """The counter this run starts from; later runs start ``calls`` Philox calls further on (TF's
+        ReserveSamples128; ReserveSamples32(n) reserves ceil(n / 4) calls)."""
         start = self.next_counter
-        self.next_counter = (start + RESERVED_PER_OUTPUT * outputs) % (1 << 128)
+        self.next_counter = (start + calls) % (1 << 128)
         return start
 
 
@@ -183,3 +188,59 @@ def uniform_int(stream, count, low, high, dtype):
     flat = words(stream.key, start, -(-count // 4)).reshape(-1)[:count]
     span = np.uint32((int(high) - int(low)) % (1 << 32))
     return (np.uint32(int(low) % (1 << 32)) + flat % span).view(np.int32).astype(dtype, copy=False)
+
+
+class WordReader:
+    """Consecutive 32-bit words from one counter on, as TF's SingleSampleAdapter hands them out (each Philox
+    call's four words in order); ``take(n)`` continues where the last take stopped."""
+
+    def __init__(self, key, start):
+        self.key, self.next_call = key, start
+        self.buffer = np.empty(0, np.uint32)
+
+    def take(self, n):
+        if n > self.buffer.size:
+            calls = -(-(n - self.buffer.size) // 4)
+            fresh = words(self.key, self.next_call, calls).reshape(-1)
+            self.next_call += calls
+            self.buffer = np.concatenate([self.buffer, fresh])
+        out, self.buffer = self.buffer[:n], self.buffer[n:]
+        return out
+
+    def doubles(self, n):
+        """SimplePhilox's RandDouble, ``n`` times: two words each, the first giving the high mantissa bits."""
+        pairs = self.take(2 * n).reshape(n, 2)
+        return _unit_float64(pairs[:, 0], pairs[:, 1])
+
+    def uint64s(self, n):
+        """SimplePhilox's Rand64, ``n`` times: the first word low, the second high."""
+        pairs = self.take(2 * n).reshape(n, 2).astype(np.uint64)
+        return pairs[:, 0] | (pairs[:, 1] << _SHIFT32)
+
+
+def shuffle_order(stream, size):
+    """RandomShuffle's order of ``size`` rows: a Fisher-Yates pass from the front, row i swapping with row
+    ``i + word % (size - i)``, one 32-bit word per swap (size - 1 of them, reserved as ReserveSamples32)."""
+    swaps = size - 1
+    calls = -(-swaps // 4)
+    flat = words(stream.key, stream.reserve_calls(calls), calls).reshape(-1)[:swaps]
+    remaining = np.arange(size, 1, -1, dtype=np.uint64)            # size - i for i = 0 .. size - 2
+    partners = (flat.astype(np.uint64) % remaining + np.arange(swaps, dtype=np.uint64)).tolist()
+    order = list(range(size))
+    for i, j in enumerate(partners):
+        order[i], order[j] = order[j], order[i]
+    return np.array(order, dtype=np.int64)
+
+
+def categorical_uniforms(stream, rows, samples):
+    """The [rows, samples] doubles in [0, 1) Multinomial draws, in TF's order: each run reserves
+    ``256 * rows * 2 * ceil4(samples)`` calls; two consecutive words make one double (SimplePhilox's
+    RandDouble), row after row from one stream. TF draws this way whenever it runs the op as one block of
+    work, i.e. when rows x its cost estimate 50 * (samples * log2(classes) + classes) is under ~110,000
+    cycles or it has one intra-op thread; larger draws split across TF's threads, each block skipping ahead
+    by ``first_row * (samples + 3) / 4`` calls, so there only the distribution agrees."""
+    ceil4 = -(-samples // 4) * 4
+    start = stream.reserve(rows * ceil4 * 2)
+    count = 2 * rows * samples
+    pairs = words(stream.key, start, -(-count // 4)).reshape(-1)[:count].reshape(rows, samples, 2)
+    return _unit_float64(pairs[..., 0], pairs[..., 1])

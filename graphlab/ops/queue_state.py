@@ -10,6 +10,8 @@ import threading
 
 import numpy as np
 
+from graphlab.ops import philox
+
 
 class FIFOState:
     kind = "FIFOQueue"
@@ -50,8 +52,11 @@ class RandomShuffleState(FIFOState):
         super().__init__(resource_name, capacity)
         self.items = []
         self.min_after_dequeue = min_after_dequeue
-        # TF seeds its generator from (seed, seed2) and draws fresh entropy when both are 0
-        self.rng = np.random.default_rng([seed, seed2] if seed or seed2 else None)
+        # TF's own picks: one 32-bit Philox word per dequeued element, from a generator keyed by seed with
+        # seed2 in the counter's high half (fresh entropy when both are 0), so a seeded shuffle_batch fed in
+        # a fixed order (one runner thread) gives TF's batches
+        stream = philox.Stream(seed, seed2)
+        self.words = philox.WordReader(stream.key, stream.next_counter)
 
     def available(self):
         if self.closed:
@@ -59,7 +64,7 @@ class RandomShuffleState(FIFOState):
         return max(0, len(self.items) - self.min_after_dequeue)
 
     def take(self):
-        index = int(self.rng.integers(len(self.items)))
+        index = int(self.words.take(1)[0]) % len(self.items)
         items = self.items
         items[index], items[-1] = items[-1], items[index]
         return items.pop()

@@ -1,7 +1,7 @@
 """Random ops. Each stateful kernel keeps its generator in the session's state, keyed by the op's name: two
 runs of one op give new numbers, and a fresh session on a seeded graph repeats the same sequence, as in TF.
-RandomUniform, RandomStandardNormal, TruncatedNormal and RandomUniformInt draw TF's own numbers (Philox, see
-philox.py); RandomShuffle shuffles with numpy's generator (seeded the same way, but not TF's order).
+RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt and RandomShuffle draw TF's own
+numbers (Philox, see philox.py): a seeded tf.random_shuffle gives TF's order.
 """
 import numpy as np
 
@@ -101,11 +101,18 @@ register_op(
     stateful=True,
     doc="Integers sampled uniformly from [minval, maxval).")
 
+def _shuffle_kernel(ctx, value):
+    """TF's order along the first axis; nothing to shuffle (a scalar, one row, no elements) draws nothing."""
+    if np.ndim(value) == 0 or value.shape[0] <= 1 or value.size <= 1:
+        return value
+    return value[philox.shuffle_order(_stream(ctx), value.shape[0])]
+
+
 register_op(
     "RandomShuffle",
     inputs=["value: T"],
     outputs=lambda op: [(op._inputs[0]._dtype.base_dtype, op._inputs[0]._shape)],
-    kernel=lambda ctx, x: _generator(ctx).permutation(x) if np.ndim(x) else x,
+    kernel=lambda ctx, x: _shuffle_kernel(ctx, x),
     grad=NOT_DIFFERENTIABLE,
     stateful=True,
     doc="Shuffles a tensor along its first axis.")

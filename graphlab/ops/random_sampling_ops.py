@@ -2,8 +2,8 @@
 ``tf.multinomial``), RandomGamma (``tf.random.gamma``, differentiable through RandomGammaGrad as in TF:
 implicit reparameterization), RandomPoissonV2 (``tf.random.poisson``), and ``tf.random_crop``.
 
-Numbers come from the session's numpy Generator of each op (see random_ops): the seeding behaviour is TF's,
-the samples themselves are not TF's Philox stream.
+All three draw TF's own numbers from its Philox stream (philox.categorical_uniforms says when TF's threads make
+Multinomial's differ; philox_rejection runs gamma's and Poisson's rejection loops as TF's kernels do).
 """
 import math
 
@@ -13,9 +13,10 @@ from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.framework.random_seed import get_seed
-from graphlab.ops import array_ops, math_ops
-from graphlab.ops.random_ops import _generator, random_uniform
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, const_value, convert_to_tensor, register_op
+from graphlab.ops import array_ops, math_ops, philox, philox_rejection
+from graphlab.ops.random_ops import _stream, random_uniform
+from graphlab.ops.registry import (NOT_DIFFERENTIABLE, ShapeError, build_op, const_value, convert_to_tensor,
+                                   register_op)
 from graphlab.ops.sequence_ops import broadcast_dynamic_shape
 
 
@@ -38,6 +39,9 @@ def _multinomial_outputs(op):
     if logits._shape.ndims is not None and logits._shape.ndims != 2:
         raise ValueError("Shape must be rank 2 but is rank %d" % logits._shape.ndims)
     n = const_value(num)
+    if n is not None and int(n) < 0:
+        raise ShapeError("Dimension size, given by scalar input 1, must be non-negative but is %d" % int(n),
+                         read_inputs=(1,))
     batch = logits._shape.as_list()[0] if logits._shape.ndims == 2 else None
     return [(op._attrs["output_dtype"], tensor_shape.TensorShape([batch, None if n is None else int(n)]))]
 
@@ -45,18 +49,23 @@ def _multinomial_outputs(op):
 def _multinomial_kernel(ctx, logits, num):
     num = int(num)
     if num < 0:
-        raise InvalidArgumentError(None, ctx.op, "num_samples should be nonnegative, got %d" % num)
+        raise InvalidArgumentError(None, ctx.op, "num_samples should be non-negative, got %d" % num)
     if logits.ndim != 2:
         raise InvalidArgumentError(None, ctx.op, "logits should be a matrix, got shape %s" % list(logits.shape))
-    if logits.shape[1] == 0 and num:
+    if logits.shape[1] == 0:
         raise InvalidArgumentError(None, ctx.op, "num_classes should be positive, got 0")
-    z = logits.astype(np.float64)
-    z = z - np.max(np.where(np.isfinite(z), z, -np.inf), axis=1, keepdims=True)
-    cdf = np.cumsum(np.exp(z), axis=1)
-    draws = _generator(ctx).random((logits.shape[0], num)) * cdf[:, -1:]
-    out = np.stack([np.searchsorted(cdf[b], draws[b], side="right") for b in range(logits.shape[0])]) \
-        if logits.shape[0] else np.zeros((0, num))
-    return np.minimum(out, logits.shape[1] - 1).astype(ctx.attrs["output_dtype"].as_numpy_dtype)
+    rows, classes = logits.shape
+    if rows * num == 0:                          # TF draws nothing for an empty output
+        return np.zeros((rows, num), ctx.attrs["output_dtype"].as_numpy_dtype)
+    finite = np.isfinite(logits)
+    # the row's largest finite logit (in the logits' own type, as TF takes it), then an unnormalised CDF that
+    # counts only finite logits: an infinite or NaN class keeps the running total of the classes before it
+    peak = np.where(finite, logits, np.finfo(logits.dtype).min).max(axis=1, keepdims=True).astype(np.float64)
+    weights = np.where(finite, np.exp(logits.astype(np.float64) - peak), 0.0)
+    cdf = np.cumsum(weights, axis=1)
+    targets = philox.categorical_uniforms(_stream(ctx), rows, num) * cdf[:, -1:]
+    out = np.stack([np.searchsorted(cdf[b], targets[b], side="right") for b in range(rows)])
+    return out.astype(ctx.attrs["output_dtype"].as_numpy_dtype)
 
 
 register_op("Multinomial", inputs=["logits: T", "num_samples: int32"], outputs=_multinomial_outputs,
@@ -87,9 +96,13 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
 
 # -------------------------------------------------------------------------------- RandomGamma (+ its grad)
 def _gamma_kernel(ctx, shape, alpha):
+    """TF's samples (philox_gamma), laid out as TF's: the sample shape, then alpha's shape."""
     dims = [int(d) for d in shape]
-    sample = _generator(ctx).standard_gamma(np.broadcast_to(alpha.astype(np.float64), dims + list(alpha.shape)))
-    return sample.astype(alpha.dtype)
+    num_samples = int(np.prod(dims, dtype=np.int64))
+    if num_samples == 0 or alpha.size == 0:
+        return np.zeros(dims + list(alpha.shape), alpha.dtype)
+    samples = philox_rejection.gamma(_stream(ctx), alpha.astype(np.float64).reshape(-1), num_samples)
+    return samples.reshape(dims + list(alpha.shape)).astype(alpha.dtype)
 
 
 def _gamma_grad(op, grad):
@@ -174,11 +187,14 @@ def random_gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=
 
 # ------------------------------------------------------------------------------------------ RandomPoissonV2
 def _poisson_kernel(ctx, shape, rate):
+    """TF's samples (philox_rejection): the sample shape, then the rates' shape; a negative rate gives 0."""
     dims = [int(d) for d in shape]
-    lam = np.broadcast_to(rate.astype(np.float64), dims + list(rate.shape))
-    if np.any(lam < 0):
-        raise InvalidArgumentError(None, ctx.op, "rate must be non-negative")
-    return _generator(ctx).poisson(lam).astype(ctx.attrs["dtype"].as_numpy_dtype)
+    out_dtype = ctx.attrs["dtype"].as_numpy_dtype
+    num_samples = int(np.prod(dims, dtype=np.int64))
+    if num_samples == 0 or rate.size == 0:
+        return np.zeros(dims + list(rate.shape), out_dtype)
+    samples = philox_rejection.poisson(_stream(ctx), rate.astype(np.float64).reshape(-1), num_samples, out_dtype)
+    return samples.reshape(dims + list(rate.shape)).astype(out_dtype)
 
 
 register_op("RandomPoissonV2", inputs=["shape: S=int32", "rate: R=float64"],

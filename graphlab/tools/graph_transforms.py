@@ -409,14 +409,6 @@ def quantize_float(values):
     return np.clip(q, 0, 255).astype(np.uint8), np.float32(lo), np.float32(hi)
 
 
-def dequantize(codes, lo, hi):
-    """What TF's Dequantize (MIN_FIRST, quint8) computes from the codes."""
-    steps = 256
-    scale = ((hi - lo) * (steps / (steps - 1.0))) / steps
-    lo_rounded = np.round(lo / np.float32(scale)) * np.float32(scale)
-    return (lo_rounded + codes.astype(np.float64) * scale).astype(np.float32)
-
-
 def quantize_weights(gd, inputs, outputs, params):
     """Store each float Const of at least minimum_size (default 1024) elements as 8 bits: a quint8 Const,
     its min and max, and a Dequantize (MIN_FIRST) under the Const's name, so consumers are unchanged.

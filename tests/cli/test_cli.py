@@ -218,8 +218,10 @@ def test_transformed_graph_runs_in_tf_with_same_outputs(model, transformed, tran
 
 
 def test_quantize_matches_tf_dequantize():
-    """graphlab's codes dequantized by TF's own Dequantize op give back the weights within one step."""
-    from graphlab.tools.graph_transforms import dequantize, quantize_float
+    """graphlab's codes dequantized by TF's own Dequantize op give back the weights within one step, and
+    graphlab's Dequantize gives TF's floats exactly."""
+    import graphlab
+    from graphlab.tools.graph_transforms import quantize_float
     w = np.random.RandomState(2).randn(40, 30).astype(np.float32)
     codes, lo, hi = quantize_float(w)
     out = run_tf_json(r'''
@@ -231,7 +233,10 @@ with tf.Session() as sess:
     out = np.array(out, np.float32)
     step = (hi - lo) / 255
     assert np.abs(out - w).max() <= step
-    np.testing.assert_allclose(dequantize(codes, lo, hi), out, atol=1e-6)
+    with graphlab.Graph().as_default(), graphlab.Session() as sess:
+        ours = sess.run(graphlab.dequantize(graphlab.constant(codes.view(graphlab.quint8.as_numpy_dtype)),
+                                            float(lo), float(hi), mode="MIN_FIRST"))
+    np.testing.assert_array_equal(ours, out)
 
 
 def test_transform_errors(model, tmp_path):

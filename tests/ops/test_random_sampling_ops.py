@@ -1,7 +1,7 @@
 """tf.random.categorical / tf.multinomial, tf.random.gamma (with its gradient), tf.random.poisson,
 tf.random.shuffle, tf.random_crop and the tf.random namespace against TensorFlow 2.21: graphs op for op,
 TF's implicit gradient of Gamma samples (RandomGammaGrad) value for value, seeding, and the distributions'
-statistics (graphlab's numbers come from numpy, not TF's Philox stream, so only statistics can agree)."""
+statistics (the draws themselves are TF's own: tests/ops/test_random_as_tf.py)."""
 import numpy as np
 
 import graphlab as tf
