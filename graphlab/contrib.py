@@ -24,3 +24,25 @@ rnn = types.SimpleNamespace(
         "RNNCell", "BasicRNNCell", "GRUCell", "BasicLSTMCell", "LSTMCell", "LSTMStateTuple", "MultiRNNCell",
         "DropoutWrapper", "ResidualWrapper", "DeviceWrapper")},
 )
+
+# Every other tf.contrib module: TF 2 removed tf.contrib, so a TF1 program that uses one cannot run on the TF
+# graphlab compares with either. Its name stands in (graphlab.framework.omitted), and using it raises
+# UnimplementedError saying so, with the TF 2 spelling where one exists, instead of an AttributeError.
+_WHY = ("tf.contrib was removed in TensorFlow 2; graphlab keeps only tf.contrib.rnn (the cells of "
+        "tf.nn.rnn_cell) and tf.contrib.framework's checkpoint readers")
+_INSTEAD = {
+    "layers": "tf.layers (flatten, dense, conv2d, batch_normalization ...) and tf.nn take its place; "
+              "xavier_initializer() is tf.glorot_uniform_initializer(), l2_regularizer(scale) is "
+              "lambda w: scale * tf.nn.l2_loss(w)",
+    "data": "tf.contrib.data became tf.data",
+    "learn": "its Estimators and MNIST loaders have no counterpart; feed numpy arrays to placeholders",
+    "slim": "build the layers with tf.layers and tf.nn",
+}
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    from graphlab.framework.omitted import Omitted
+    instead = _INSTEAD.get(name)
+    return Omitted("tf.contrib." + name, _WHY + ("; " + instead if instead else ""))

@@ -151,11 +151,14 @@ class Graph:
                 self._control_flow_context = saved_context
             return
         ops = []
+        current = [c for outer in self._control_stack for c in outer.control_inputs]
         for c in control_inputs:
             element = self.as_graph_element(c.op if hasattr(c, "op") and not isinstance(c, Operation) else c)
             op = element if isinstance(element, Operation) else element.op
             if op not in ops:
                 ops.append(op)
+                if op not in current:   # TF marks each op a block newly waits for (its NodeDef shows it)
+                    op._attrs["_has_manual_control_dependencies"] = True
         block = _ControlDependencies(ops)
         self._control_stack.append(block)
         try:

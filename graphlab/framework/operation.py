@@ -145,5 +145,5 @@ class Operation:
     def __repr__(self):
         return "<tf.Operation '%s' type=%s>" % (self._name, self._type)
 
-    def __str__(self):
-        return "name: %r\nop: %r" % (self._name, self._type)
+    def __str__(self):     # as TF: the NodeDef in protobuf's text form (print(train_op) in tutorials)
+        return str(self.node_def)

@@ -79,8 +79,10 @@ class Tensor:
     def __repr__(self):
         return "<tf.Tensor '%s' shape=%s dtype=%s>" % (self.name, self._shape, self._dtype.name)
 
-    def __str__(self):
-        return 'Tensor("%s", shape=%s, dtype=%s)' % (self.name, self._shape, self._dtype.name)
+    def __str__(self):   # as TF: the shape only when its rank is known, the device only when set
+        return 'Tensor("%s"%s, dtype=%s%s)' % (
+            self.name, ", shape=%s" % (self._shape,) if self._shape.ndims is not None else "", self._dtype.name,
+            ", device=%s" % self.device if self.device else "")
 
     __hash__ = object.__hash__
 

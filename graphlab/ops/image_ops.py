@@ -1,7 +1,7 @@
 """``tf.image``'s codecs and resizing kernels: DecodePng, DecodeJpeg, DecodeGif, DecodeImage, EncodePng,
 EncodeJpeg, ResizeBilinear, ResizeNearestNeighbor, AdjustContrastv2. Images are decoded and encoded by
-Pillow, a well-kept codec library (never by our own code): PNG pixels equal TF's, JPEG pixels agree within
-the decoders' rounding. A corrupt image is an InvalidArgumentError naming the op and, when the bytes came
+Pillow and (JPEG) simplejpeg, well-kept codec libraries (never by our own code): PNG and JPEG pixels equal
+TF's. A corrupt image is an InvalidArgumentError naming the op and, when the bytes came
 from a reader or ReadFile in the same run, the file. The composite functions live in graphlab/image.py.
 """
 import io
@@ -28,6 +28,9 @@ def _pil():
         _PIL.append((Image, {b"\x89PNG\r\n\x1a\n": PngImagePlugin.PngImageFile,
                              b"\xff\xd8\xff": JpegImagePlugin.JpegImageFile}))
     return _PIL[0][0]
+
+
+_PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def _opener(data):
@@ -81,7 +84,7 @@ def _to_channels(ctx, img, channels, dtype=np.uint8):
         if dtype == np.uint16 and arr.dtype == np.uint8:
             arr = arr.astype(np.uint16) * 257      # TF scales 8-bit PNGs to 16 bits this way
         elif dtype == np.uint8 and arr.dtype.itemsize == 2 or arr.dtype == np.int32:
-            arr = (arr.astype(np.uint32) // 257).astype(np.uint8)
+            arr = (arr.astype(np.uint32) >> 8).astype(np.uint8)     # libpng's strip_16: the high byte
         else:
             arr = arr.astype(dtype)
     have = arr.shape[2]
@@ -103,27 +106,70 @@ def _to_channels(ctx, img, channels, dtype=np.uint8):
     raise InvalidArgumentError(None, ctx.op, "channels must be 0, 1, 3, or 4, got %d" % channels)
 
 
+def _jpeg_as_tf(ctx, data, channels):
+    """A JPEG's pixels as TF decodes them, or None where Pillow's decoding serves (not a JPEG; CMYK; four
+    channels asked for). TF runs libjpeg-turbo with its fast integer IDCT (JDCT_IFAST) unless DecodeJpeg's
+    dct_method asks for "INTEGER_ACCURATE"; Pillow always uses the accurate one, whose pixels differ by up to 8
+    levels (about one on average), so the fast one comes from simplejpeg, the same libjpeg-turbo with its
+    switches: fastdct, fastupsample (fancy_upscaling off) and a scale of 1/ratio (TF's scale_denom)."""
+    if not data.startswith(b"\xff\xd8\xff") or channels not in (0, 1, 3):
+        return None
+    import simplejpeg
+    try:
+        height, width, colorspace, _ = simplejpeg.decode_jpeg_header(data)
+    except ValueError:
+        return None                          # Pillow's decoding reports the bad bytes
+    if colorspace not in ("Gray", "YCbCr", "RGB"):
+        return None
+    gray = channels == 1 or (channels == 0 and colorspace == "Gray")
+    ratio = int(ctx.attrs.get("ratio", 1) or 1)
+    try:
+        arr = simplejpeg.decode_jpeg(
+            data, colorspace="GRAY" if gray else "RGB",
+            fastdct=ctx.attrs.get("dct_method", "") != "INTEGER_ACCURATE",
+            fastupsample=not ctx.attrs.get("fancy_upscaling", True), min_factor=ratio,
+            min_height=-(-height // ratio), min_width=-(-width // ratio))
+    except ValueError:
+        return None
+    return arr[:, :, None] if arr.ndim == 2 else arr
+
+
 def _decode(kind):
     def kernel(ctx, contents):
         data = _bytes_of(contents)
-        img = _open(ctx, data, "%s of %s" % (ctx.op.type, ctx.op.name))
-        fmt = (img.format or "").upper()
-        if kind == "png" and fmt not in ("PNG",) and not ctx.op.type == "DecodeImage":
-            if fmt not in ("JPEG", "GIF", "BMP"):
-                raise _bad_image(ctx, "DecodePng of %s" % ctx.op.name, data)
-        dtype = np.uint16 if ctx.attrs.get("dtype") == dtypes.uint16 else np.uint8
-        if kind == "gif" or (ctx.op.type == "DecodeImage" and fmt == "GIF" and ctx.attrs.get("expand_animations", True)):
-            frames = []
-            for i in range(getattr(img, "n_frames", 1)):
-                img.seek(i)
-                frames.append(np.asarray(img.convert("RGB")))
-            return np.stack(frames)
-        channels = ctx.attrs.get("channels", 0)
-        out = _to_channels(ctx, img, channels, dtype)
-        if ctx.op.type == "DecodeImage" and ctx.attrs.get("dtype") not in (None, dtypes.uint8, dtypes.uint16):
-            out = (out.astype(np.float32) / np.iinfo(out.dtype).max).astype(ctx.attrs["dtype"].as_numpy_dtype)
+        wanted = ctx.attrs.get("dtype")
+        out = _jpeg_as_tf(ctx, data, ctx.attrs.get("channels", 0)) if kind in ("jpeg", "png", "any") else None
+        if out is None:
+            # TF turns a PNG into floats by way of its 16-bit pixels (an 8-bit value v becomes v * 257)
+            wide = wanted == dtypes.uint16 or (wanted not in (None, dtypes.uint8) and data.startswith(_PNG_MAGIC))
+            out = _decode_with_pillow(ctx, kind, data, np.uint16 if wide else np.uint8)
+            if out.ndim == 4:                # a GIF's frames
+                return out
+        elif wanted == dtypes.uint16:
+            out = out.astype(np.uint16) * np.uint16(256)     # TF widens a JPEG's 8 bits by 65536 / 256
+        if ctx.op.type == "DecodeImage" and wanted not in (None, dtypes.uint8, dtypes.uint16):
+            # TF multiplies by the float 1 / max (not a division: the last bit can differ)
+            scale = np.float32(1.0 / np.iinfo(out.dtype).max)
+            out = (out.astype(np.float32) * scale).astype(wanted.as_numpy_dtype)
         return out
     return kernel
+
+
+def _decode_with_pillow(ctx, kind, data, dtype):
+    """The decoded image (frames of a GIF: rank 4) by Pillow, as a numpy array of the op's channels in
+    ``dtype`` (uint8 or uint16)."""
+    img = _open(ctx, data, "%s of %s" % (ctx.op.type, ctx.op.name))
+    fmt = (img.format or "").upper()
+    if kind == "png" and fmt not in ("PNG",) and not ctx.op.type == "DecodeImage":
+        if fmt not in ("JPEG", "GIF", "BMP"):
+            raise _bad_image(ctx, "DecodePng of %s" % ctx.op.name, data)
+    if kind == "gif" or (ctx.op.type == "DecodeImage" and fmt == "GIF" and ctx.attrs.get("expand_animations", True)):
+        frames = []
+        for i in range(getattr(img, "n_frames", 1)):
+            img.seek(i)
+            frames.append(np.asarray(img.convert("RGB")))
+        return np.stack(frames)
+    return _to_channels(ctx, img, ctx.attrs.get("channels", 0), dtype)
 
 
 def _image_outputs(default_dtype=dtypes.uint8, rank=3):
@@ -527,7 +573,9 @@ def _decode_and_crop(ctx, contents, crop_window):
 
 register_op("DecodeAndCropJpeg", inputs=["contents: string", "crop_window: int32"], outputs=_image_outputs(),
             kernel=_decode_and_crop, grad=NOT_DIFFERENTIABLE,
-            doc="The window [y, x, height, width] of a JPEG's pixels (TF decodes only that part; same pixels).")
+            doc="The window [y, x, height, width] of a JPEG's pixels. TF decodes only that part: with chroma "
+                "subsampling its upsampler takes the window's right edge for the image's, so the last column can "
+                "differ from graphlab's (the rest is the same).")
 
 
 def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upscaling=True,

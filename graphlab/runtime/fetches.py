@@ -79,23 +79,28 @@ def feed_order(tensor):
     return tensor._op._id, tensor._value_index
 
 
-def convert_feed(tensor, value):
-    """Check and convert one fed value for ``tensor``: dtype conversion and static-shape compatibility."""
+def convert_feed(tensor, value, key=None):
+    """Check and convert one fed value for ``tensor`` (given as ``key`` in the feed_dict): dtype conversion and
+    static-shape compatibility."""
     if isinstance(value, Tensor):
         raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values include "
                         "Python scalars, strings, lists, numpy ndarrays, or TensorHandles. For reference, "
-                        "the tensor object was %s which was passed to the feed with key %s." % (value, tensor))
+                        "the tensor object was %s which was passed to the argument `feed_dict` with key %s."
+                        % (value, tensor if key is None else key))
     dtype = tensor._dtype.base_dtype
     if dtype == dtypes.string:
+        if isinstance(value, int):      # TF compares str(value) with the int: never equal
+            raise TypeError("Type of feed value %s with type %s is not compatible with Tensor type %s. "
+                            "Try explicitly setting the type of the feed tensor to a larger type (e.g. "
+                            "int64)." % (value, type(value), object))
         from graphlab.ops.registry import to_numpy
         array = to_numpy(value, dtypes.string)
     else:
         np_type = dtype.as_numpy_dtype
-        if isinstance(value, int) and not isinstance(value, bool) and dtype.is_integer:
-            if np.array(value).astype(np_type) != value:
-                raise TypeError("Type of feed value %s with type %s is not compatible with Tensor type %s. "
-                                "Try explicitly setting the type of the feed tensor to a larger type (e.g. "
-                                "int64)." % (value, type(value), dtype))
+        if isinstance(value, int) and _changes_in(np_type, value):
+            raise TypeError("Type of feed value %s with type %s is not compatible with Tensor type %s. "
+                            "Try explicitly setting the type of the feed tensor to a larger type (e.g. "
+                            "int64)." % (value, type(value), np_type))
         try:
             array = np.asarray(value, dtype=np_type)
         except (TypeError, ValueError) as e:
@@ -105,6 +110,13 @@ def convert_feed(tensor, value):
         raise ValueError("Cannot feed value of shape %r for Tensor %s, which has shape %s" %
                          (array.shape, tensor.name, tensor._shape))
     return array
+
+
+def _changes_in(np_type, value):
+    """TF's feed check for a Python int: does it come back different once held in the tensor's type (an
+    int16 overflowing, a float32 rounding 2**24 + 1)? Bools, being ints, pass for every numeric type."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np_type(np.array(value).astype(np_type)) != value
 
 
 def _short(value):

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from graphlab.framework import errors, graph as graph_mod
+from graphlab.framework import errors, graph as graph_mod, nest
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.tensor import Tensor
 from graphlab.runtime import fetches as fetches_mod, numpy_errors, pruning, threads
@@ -170,9 +170,12 @@ class BaseSession:
                 pass
         results = []
         fetched = iter(plan.fetch_slots)
+        fed_values = dict(zip(fed, feed_values)) if fed else {}
         for e in elements:
             if isinstance(e, Tensor):
-                results.append(_as_result(values[next(fetched)]))
+                value = values[next(fetched)]
+                # a fetched tensor that was fed gives the fed array itself, as TF (a 0-d one stays an array)
+                results.append(fed_values[e] if e in fed_values else _as_result(value))
             else:
                 results.append(None)
         return rebuild(results)
@@ -182,14 +185,14 @@ class BaseSession:
             return (), ()
         fed, values = [], []
         graph = self._graph
-        for key, value in _split_indexed_slices(feed_dict):
+        for key, value in _split_indexed_slices(_flatten_nested_keys(feed_dict)):
             try:
                 tensor = graph.as_graph_element(key, allow_operation=False)
             except (TypeError, ValueError, KeyError) as e:
                 text = e.args[0] if e.args else str(e)
                 raise TypeError("Cannot interpret feed_dict key as Tensor: %s" % text) from None
             fed.append(tensor)
-            values.append(fetches_mod.convert_feed(tensor, value))
+            values.append(fetches_mod.convert_feed(tensor, value, key))
         order = sorted(range(len(fed)), key=lambda i: fetches_mod.feed_order(fed[i]))
         return tuple(fed[i] for i in order), [values[i] for i in order]
 
@@ -286,6 +289,25 @@ class _Device:
     memory_limit_bytes = 0
 
 
+def _flatten_nested_keys(feed_dict):
+    """TF's nest.flatten_dict_items: a key that is a structure (an RNN's LSTMStateTuple state, a tuple of
+    them, a SparseTensor) feeds each of its tensors the matching part of its value, so a program can feed
+    back the state a previous run returned."""
+    flat = {}
+    for key, value in feed_dict.items():
+        keys, values = [key], [value]
+        if nest.is_nested(key):
+            keys, values = nest.flatten(key), nest.flatten(value)
+            if len(keys) != len(values):
+                raise ValueError("Could not flatten dictionary. Key had %d elements, but value had %d elements. "
+                                 "Key: %s, value: %s." % (len(keys), len(values), keys, values))
+        for k, v in zip(keys, values):
+            if k in flat:
+                raise ValueError("Cannot flatten dict because this key is not unique: %s" % (k,))
+            flat[k] = v
+    return flat
+
+
 def _split_indexed_slices(feed_dict):
     """The feed_dict's (key, value) pairs, an IndexedSlices key fed as its parts (TF accepts an
     IndexedSlicesValue or a (values, indices[, dense_shape]) tuple for it)."""
@@ -311,8 +333,8 @@ def _as_result(value):
     if isinstance(value, np.ndarray):
         if value.ndim == 0:
             return value[()]
-        # the caller's own array, as TF gives: never the graph's constant, a variable's or slot's buffer, a
-        # queue's item or the array that was fed
+        # the caller's own array, as TF gives: never the graph's constant, a variable's or slot's buffer or a
+        # queue's item (a fetch that was fed is given back as fed, by the caller)
         return value.copy()
     if isinstance(value, np.generic):
         return value

@@ -191,17 +191,18 @@ def test_tfrecords_both_ways_and_examples_parsed(folder, theirs):
         np.testing.assert_array_equal(n, [0, 0])
 
 
-def test_png_pixels_equal_tf_and_jpeg_within_rounding(folder, theirs):
+def test_png_and_jpeg_pixels_equal_tf(folder, theirs):
     with tf.Session() as sess:
         png = sess.run(tf.image.decode_png(open(os.path.join(folder, "tf.png"), "rb").read()))
         jpg = sess.run(tf.image.decode_jpeg(open(os.path.join(folder, "tf.jpg"), "rb").read()))
+        accurate = sess.run(tf.image.decode_jpeg(open(os.path.join(folder, "tf.jpg"), "rb").read(),
+                                                 dct_method="INTEGER_ACCURATE"))
         ours16 = sess.run(tf.image.decode_png(open(os.path.join(folder, "ours.png"), "rb").read(), dtype=tf.uint16))
     np.testing.assert_array_equal(png, np.random.default_rng(0).integers(0, 256, (5, 7, 3)).astype(np.uint8))
     np.testing.assert_array_equal(ours16, theirs["png"])                # TF reads our 16-bit PNG exactly
-    # Pillow decodes with libjpeg's accurate integer DCT: TF's pixels exactly when TF is asked for that DCT,
-    # and within its fast DCT's rounding (a few levels) when TF uses its default
-    np.testing.assert_array_equal(jpg, theirs["jpg_accurate"])
-    assert np.abs(jpg.astype(int) - np.array(theirs["jpg"])).max() <= 4
+    # TF's default is libjpeg-turbo's fast integer DCT, INTEGER_ACCURATE its accurate one: both exactly
+    np.testing.assert_array_equal(jpg, theirs["jpg"])
+    np.testing.assert_array_equal(accurate, theirs["jpg_accurate"])
 
 
 def test_a_graphlab_pipeline_graph_runs_in_tf(theirs):
