@@ -1,22 +1,27 @@
 """A loop pass as one generated Python function: the kernel calls of a while loop's body written out in order.
 
 The fast loop runner (loop_runner.py) runs the same steps in every iteration. Interpreting them from a list
-costs about 0.4 us per step (unpack the step, fetch its arguments, test its mode, store its result), which
-for the ~120 steps of a 2-layer LSTM's forward and backward iterations, 50 time steps, is a few
-milliseconds of a 45 ms training step. ``compile_pass`` writes those steps out as straight-line code once,
-when the plan is built:
+(``run_interpreted``) costs about 0.4 us per step (unpack the step, fetch its arguments, test its mode, store
+its result), which for the ~120 steps of a 2-layer LSTM's forward and backward iterations, 50 time steps, is
+a few milliseconds of a 45 ms training step. ``compile_pass`` writes those steps out as straight-line code:
 
-    def run(v, dead_ops):
-        ...
-        at = 7
-        v[31] = k7(c7, v[12], v[30])          # an op whose inputs cannot be dead: just its kernel
-        at = 8
-        checked(s8, v, dead_ops)              # an op that may meet a dead value: the general rules
-        ...
+    def run(v, dead_ops, k=kernels, c=contexts, s=steps, checked=run_checked):
+        at = 0
+        try:
+            at = 7
+            v[31] = k[7](c[7], v[12], v[30])   # an op whose inputs cannot be dead: just its kernel
+            at = 8
+            checked(s[8], v, dead_ops)         # an op that may meet a dead value: the general rules
+            ...
+        except OpError:
+            raise
+        except Exception as e:
+            raise kernel_failure(c[at].op, e) from e
 
-``v`` is the frame's value slots, ``k7``/``c7`` the step's kernel and KernelContext. What a step does is
-exactly what ``run_steps`` does with the step tuple; an exception a kernel raises becomes the same
-InvalidArgumentError naming the same op (``at`` says which).
+``v`` is the frame's value slots. What a step does is exactly what ``run_interpreted`` does with it; an
+exception a kernel raises becomes the same InvalidArgumentError naming the same op (``at`` says which).
+Writing the code out costs ~20 us per step, so a loop is compiled only when it runs again (see FastLoop.run):
+a one-off run of a large loop pays nothing for it.
 """
 from graphlab.framework import errors
 from graphlab.ops.registry import DEAD
@@ -27,7 +32,7 @@ FAST, CHECK, MERGE, TRIGGER = 0, 1, 2, 3
 
 
 def run_checked(step, values, dead_ops):
-    """One step with TF's rules for dead values (an op that may meet one: in or after a tf.cond)."""
+    """One step, with TF's rules for dead values unless its mode is FAST (an op that cannot meet one)."""
     kernel, ctx, getter, n_out, outs, ctrl, mode = step[:7]
     args = getter(values)
     if mode:
@@ -59,42 +64,42 @@ def run_checked(step, values, dead_ops):
             dead_ops.add(ctx.op)
 
 
+def run_interpreted(steps, values, dead_ops):
+    """One pass over ``steps``, step by step (before the pass is compiled)."""
+    for step in steps:
+        run_checked(step, values, dead_ops)
+
+
 def compile_pass(steps):
-    """A function ``run(values, dead_ops)`` doing ``steps`` in order. Each step is a loop_runner step tuple
-    (kernel, ctx, getter, n_out, outs, ctrl, mode, ins), ``ins`` its input slots."""
-    names = {"checked": run_checked, "OpError": errors.OpError, "kernel_failure": kernel_failure,
-             "contexts": [step[1] for step in steps]}
+    """A function ``run(values, dead_ops)`` doing ``steps`` in order, as ``run_interpreted`` does. Each step is
+    a loop_runner step tuple (kernel, ctx, getter, n_out, outs, ctrl, mode, ins), ``ins`` its input slots."""
     lines = []
     for i, step in enumerate(steps):
-        kernel, ctx, _, n_out, outs, _, mode = step[:7]
+        kernel, _, _, n_out, outs, _, mode, ins = step
         lines.append("at = %d" % i)
         if mode != FAST or kernel is None:
-            names["s%d" % i] = step
-            lines.append("checked(s%d, v, dead_ops)" % i)
+            lines.append("checked(s[%d], v, dead_ops)" % i)
             continue
-        names["k%d" % i], names["c%d" % i] = kernel, ctx
-        call = "k%d(%s)" % (i, ", ".join(["c%d" % i] + ["v[%d]" % s for s in step[7]]))
+        call = "k[%d](%s)" % (i, ", ".join(["c[%d]" % i] + ["v[%d]" % slot for slot in ins]))
         if n_out == 1:
             lines.append("v[%d] = %s" % (outs[0], call))
         elif n_out == 0:
             lines.append(call)
         else:
-            names["o%d" % i] = outs
-            lines.append("for slot, value in zip(o%d, %s):" % (i, call))
+            lines.append("for slot, value in zip(%r, %s):" % (tuple(outs), call))
             lines.append("    v[slot] = value")
-    params = sorted(names)
     source = "\n".join([
-        "def make(%s):" % ", ".join(params),
-        "    def run(v, dead_ops):",
-        "        at = 0",
-        "        try:",
-        *["            " + line for line in lines or ["pass"]],
-        "        except OpError:",
-        "            raise",
-        "        except Exception as e:",
-        "            raise kernel_failure(contexts[at].op, e) from e",
-        "    return run",
+        "def run(v, dead_ops, k=kernels, c=contexts, s=steps, checked=run_checked):",
+        "    at = 0",
+        "    try:",
+        *["        " + line for line in lines or ["pass"]],
+        "    except OpError:",
+        "        raise",
+        "    except Exception as e:",
+        "        raise kernel_failure(c[at].op, e) from e",
     ])
-    namespace = {}
+    namespace = {"kernels": [step[0] for step in steps], "contexts": [step[1] for step in steps],
+                 "steps": list(steps), "run_checked": run_checked, "OpError": errors.OpError,
+                 "kernel_failure": kernel_failure}
     exec(compile(source, "<graphlab loop pass>", "exec"), namespace)
-    return namespace["make"](**names)
+    return namespace["run"]

@@ -14,13 +14,14 @@ do not hang off the loop Switches, Exits fed by something else), and the general
 The head and the body are each run as one generated function (compiled_pass.py); ``_Plumbing`` says which
 ops need no step at all, which run in the first iteration only, and which add to their loop variable in place.
 """
+import functools
 from operator import itemgetter
 
 import numpy as np
 
 from graphlab.framework import errors
 from graphlab.ops.registry import DEAD
-from graphlab.runtime.compiled_pass import CHECK, FAST, MERGE, TRIGGER, compile_pass
+from graphlab.runtime.compiled_pass import CHECK, FAST, MERGE, TRIGGER, compile_pass, run_interpreted
 from graphlab.runtime.frames import DISCARD, EXIT_TYPES, MERGE_TYPES
 from graphlab.runtime.pruning import ALWAYS_RUN
 
@@ -40,7 +41,7 @@ class FastLoop:
     """A frame's steps split into head, loop Switches, body and Exits (see the module docstring)."""
 
     __slots__ = ("program", "head", "pred_slot", "switches", "body", "later_body", "exits", "merges", "presets",
-                 "head_pass", "body_pass", "later_pass")
+                 "passes", "interpreted")
 
     @classmethod
     def build(cls, program):
@@ -90,8 +91,7 @@ class FastLoop:
             if invariant else self.body
         self.merges = plumbing.resolve(self.merges)
         self.presets = plumbing.presets
-        self.head_pass, self.body_pass = compile_pass(self.head), compile_pass(self.body)
-        self.later_pass = compile_pass(self.later_body) if self.later_body is not self.body else self.body_pass
+        self.passes, self.interpreted = None, 0
         self.switches = [tuple(plumbing.alias.get(s, s) for s in sw) for sw in self.switches]
         self.exits = [(plumbing.alias.get(slots[op._inputs[0]], slots[op._inputs[0]]), slots[op._outputs[0]])
                       for op in frame.exits]
@@ -106,7 +106,8 @@ class FastLoop:
             values[slot] = value
         dead_ops = set()
         iteration = 0
-        head, body, switches, pred_slot = self.head_pass, self.body_pass, self.switches, self.pred_slot
+        head, body, later_body = self._passes()
+        switches, pred_slot = self.switches, self.pred_slot
         while True:
             for out, first, later, index_slot in self.merges:   # a loop variable's Merge
                 values[out] = values[first if iteration == 0 else later]
@@ -126,7 +127,7 @@ class FastLoop:
             if iteration == 0:
                 for s in program.variant_enter_slots:    # a loop variable's Enter feeds iteration 0 only
                     values[s] = DEAD
-                body = self.later_pass
+                body = later_body
             if dead_ops:
                 dead_ops = set()
             iteration += 1
@@ -139,8 +140,29 @@ class FastLoop:
             values[out] = values[src]
         if iterations is not None:
             iterations.setdefault(program.frame.name, []).append(iteration)
+        if self.passes is None:
+            self.interpreted += iteration + 1
         return values
 
+    def _passes(self):
+        """The head, body and later-iterations body as functions of (values, dead_ops): step by step at first,
+        compiled to straight-line code (compiled_pass.py) once the loop has made COMPILE_AFTER_PASSES passes,
+        in one run or several. Compiling costs ~20 us per step, as much as ~60 passes' step-by-step overhead:
+        a loop that runs a few times pays nothing for it, a training loop pays it once."""
+        passes = self.passes
+        if passes is not None:
+            return passes
+        if self.interpreted < COMPILE_AFTER_PASSES:
+            return [functools.partial(run_interpreted, steps) for steps in (self.head, self.body, self.later_body)]
+        body = compile_pass(self.body)
+        later = compile_pass(self.later_body) if self.later_body is not self.body else body
+        self.passes = passes = (compile_pass(self.head), body, later)
+        return passes
+
+
+COMPILE_AFTER_PASSES = 64
+"""Head passes (iterations, plus the last check of the condition) a loop makes step by step before its passes
+are compiled."""
 
 _VALUE_INDEX = [np.int32(0), np.int32(1)]
 

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 import graphlab as tf
-from graphlab.runtime import memory
+from graphlab.runtime import loop_runner, memory
 
 TRACE = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE)
+STEP_BY_STEP_AND_COMPILED = pytest.mark.parametrize("compile_after", [10 ** 9, 0], ids=["step_by_step", "compiled"])
 
 
 def _lstm_step(units=8, batch=3, time=5, depth=4):
@@ -29,7 +30,9 @@ def _lstm_step(units=8, batch=3, time=5, depth=4):
     return loss, grads, train, feed
 
 
-def test_training_steps_match_the_traced_plain_path_bit_for_bit():
+@STEP_BY_STEP_AND_COMPILED
+def test_training_steps_match_the_traced_plain_path_bit_for_bit(compile_after, monkeypatch):
+    monkeypatch.setattr(loop_runner, "COMPILE_AFTER_PASSES", compile_after)
     with tf.Graph().as_default():
         loss, grads, train, feed = _lstm_step()
         fast_sess, plain_sess = tf.Session(), tf.Session()
@@ -108,7 +111,9 @@ def test_memory_freed_by_one_step_is_reused_by_the_next_without_page_faults():
     assert faults < 1000     # the first run's pages are reused (~0); fresh ones would be ~7000
 
 
-def test_a_kernel_failing_in_a_compiled_loop_pass_names_its_op_as_the_plain_path_does():
+@STEP_BY_STEP_AND_COMPILED
+def test_a_kernel_failing_in_a_loop_pass_names_its_op_as_the_plain_path_does(compile_after, monkeypatch):
+    monkeypatch.setattr(loop_runner, "COMPILE_AFTER_PASSES", compile_after)
     with tf.Graph().as_default():
         a = tf.placeholder(tf.float32, [2, None], name="a")
         b = tf.placeholder(tf.float32, [None, 2], name="b")
