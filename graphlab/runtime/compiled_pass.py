@@ -31,43 +31,43 @@ from graphlab.runtime.frames import kernel_failure
 FAST, CHECK, MERGE, TRIGGER = 0, 1, 2, 3
 
 
-def run_checked(step, values, dead_ops):
-    """One step, with TF's rules for dead values unless its mode is FAST (an op that cannot meet one)."""
-    kernel, ctx, getter, n_out, outs, ctrl, mode = step[:7]
-    args = getter(values)
-    if mode:
-        dead = ctrl and not dead_ops.isdisjoint(ctrl)
-        if not dead:
-            for a in args:
-                if a is DEAD:
-                    dead = True
-                    break
-        if dead and mode == CHECK:
-            dead_ops.add(ctx.op)
-            for slot in outs:
-                values[slot] = DEAD
-            return
-    if kernel is None:           # skipped: nothing reads its result
-        return
-    try:
-        result = kernel(ctx, *args)
-    except errors.OpError:
-        raise
-    except Exception as e:
-        raise kernel_failure(ctx.op, e) from e
-    if n_out == 1:
-        values[outs[0]] = result
-    elif n_out:
-        for slot, v in zip(outs, result):
-            values[slot] = v
-        if mode == MERGE and result[0] is DEAD:
-            dead_ops.add(ctx.op)
-
-
 def run_interpreted(steps, values, dead_ops):
-    """One pass over ``steps``, step by step (before the pass is compiled)."""
-    for step in steps:
-        run_checked(step, values, dead_ops)
+    """One pass over ``steps``, step by step, with TF's rules for dead values in the steps whose mode is not
+    FAST (ops that may meet a dead value, in or after a tf.cond)."""
+    for kernel, ctx, getter, n_out, outs, ctrl, mode, _ in steps:
+        args = getter(values)
+        if mode:
+            dead = ctrl and not dead_ops.isdisjoint(ctrl)
+            if not dead:
+                for a in args:
+                    if a is DEAD:
+                        dead = True
+                        break
+            if dead and mode == CHECK:
+                dead_ops.add(ctx.op)
+                for slot in outs:
+                    values[slot] = DEAD
+                continue
+        if kernel is None:           # skipped: nothing reads its result
+            continue
+        try:
+            result = kernel(ctx, *args)
+        except errors.OpError:
+            raise
+        except Exception as e:
+            raise kernel_failure(ctx.op, e) from e
+        if n_out == 1:
+            values[outs[0]] = result
+        elif n_out:
+            for slot, v in zip(outs, result):
+                values[slot] = v
+            if mode == MERGE and result[0] is DEAD:
+                dead_ops.add(ctx.op)
+
+
+def run_checked(step, values, dead_ops):
+    """One step, as ``run_interpreted`` runs it (a compiled pass's step that may meet a dead value)."""
+    run_interpreted((step,), values, dead_ops)
 
 
 def compile_pass(steps):
