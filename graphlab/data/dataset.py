@@ -14,6 +14,16 @@ class _Spec:
     def __init__(self, dtype, shape):
         self.dtype, self.shape = dtype, shape
 
+    def __repr__(self):
+        # what TF prints for one component of a dataset's element_spec
+        return "TensorSpec(shape=%s, dtype=%r, name=None)" % (self.shape, self.dtype)
+
+
+# The Python class TF's compat.v1 Dataset methods return, by the op they add: ``print(dataset)`` names it.
+# Methods that wrap a TF2 dataset for TF1 (apply, from_generator) show TF's ``DatasetV1Adapter``.
+_CLASS_OF_OP = {"BatchDatasetV2": "_BatchDataset", "PaddedBatchDatasetV2": "_PaddedBatchDataset",
+                "ParallelMapDatasetV2": "_ParallelMapDataset", "CacheDataset": "CacheDataset"}
+
 
 def _specs_like(structure, tensors):
     return pack(structure, [_Spec(t.dtype.base_dtype, t.shape) for t in tensors])
@@ -34,9 +44,21 @@ def _int64(value, name):
 class Dataset:
     """A dataset: a ``variant`` tensor made by its op, and the structure of its elements."""
 
-    def __init__(self, variant, structure):
+    def __init__(self, variant, structure, class_name=None):
         self._variant_tensor = variant
         self._structure = structure
+        self._class_name = class_name
+
+    def __repr__(self):
+        """TF's ``<_TensorSliceDataset element_spec=(TensorSpec(...), ...)>``."""
+        name = self._class_name
+        if name is None:
+            op_type = self._variant_tensor.op.type
+            name = _CLASS_OF_OP.get(op_type, "_" + op_type)
+        return "<%s element_spec=%r>" % (name, self._structure)
+
+    def _named(self, class_name):
+        return Dataset(self._variant_tensor, self._structure, class_name)
 
     # --- structure ---------------------------------------------------------------------------------
     @property
@@ -78,7 +100,8 @@ class Dataset:
         ``TensorDataset`` of a dummy 0, ``flat_map`` to a ``GeneratorDataset`` whose init, next and finalize
         functions call Python through ``PyFunc``; like any py_func the graph runs only in this process)."""
         from graphlab.data import generator as generator_mod
-        return generator_mod.from_generator(Dataset, _Spec, generator, output_types, output_shapes, args)
+        return generator_mod.from_generator(Dataset, _Spec, generator, output_types, output_shapes,
+                                            args)._named("DatasetV1Adapter")
 
     @staticmethod
     def range(*args):
@@ -209,6 +232,9 @@ class Dataset:
 
     def unbatch(self):
         """Each row of each element (UnbatchDataset); components must agree on their first dimension."""
+        if any(s.shape.ndims == 0 for s in self._specs):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+
         def normalize(*args):            # TF's normalize_to_dense: a map before the unbatch
             return args if len(args) > 1 else args[0]
         normalized = self.map(normalize) if isinstance(self._structure, tuple) else self.map(lambda x: normalize(x))
@@ -221,7 +247,7 @@ class Dataset:
         dataset = transformation_func(self)
         if not isinstance(dataset, Dataset):
             raise TypeError("`transformation_func` must return a Dataset. Got %r." % (dataset,))
-        return dataset
+        return dataset._named("DatasetV1Adapter")
 
     @property
     def output_classes(self):
@@ -333,7 +359,7 @@ def TFRecordDataset(filenames, compression_type=None, buffer_size=None, num_para
                                             _int64(buffer_size if buffer_size is not None else 262144, "buffer_size"),
                                             _int64(-1, "byte_offsets")], attrs={"metadata": ""})
         return Dataset(op.outputs[0], _Spec(dtypes.string, tensor_shape.SCALAR))
-    return files.flat_map(read_one_file)
+    return files.flat_map(read_one_file)._named("TFRecordDatasetV2")
 
 
 def TextLineDataset(filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):  # noqa: N802
@@ -346,7 +372,7 @@ def TextLineDataset(filenames, compression_type=None, buffer_size=None, num_para
                                           _int64(buffer_size if buffer_size is not None else 262144, "buffer_size")],
                       attrs={"metadata": ""})
         return Dataset(op.outputs[0], _Spec(dtypes.string, tensor_shape.SCALAR))
-    return files.flat_map(read_one_file)
+    return files.flat_map(read_one_file)._named("TextLineDatasetV2")
 
 
 def FixedLengthRecordDataset(filenames, record_bytes, header_bytes=None, footer_bytes=None,  # noqa: N802
@@ -363,4 +389,4 @@ def FixedLengthRecordDataset(filenames, record_bytes, header_bytes=None, footer_
             convert_to_tensor(compression_type or "", dtypes.string, name="compression_type")],
             attrs={"metadata": ""})
         return Dataset(op.outputs[0], _Spec(dtypes.string, tensor_shape.SCALAR))
-    return files.flat_map(read_one_file)
+    return files.flat_map(read_one_file)._named("FixedLengthRecordDatasetV2")
