@@ -10,6 +10,8 @@ Input specs read ``name: T`` (type shared through attr T), ``name: int32`` (fixe
 (own type attr with a default for Python values), ``name: N*T`` (a list of N tensors of type T),
 ``name: list`` (a list of tensors of any types, attr Tlist) and ``name: Ref(T)`` (a variable's handle).
 """
+import numbers
+
 import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
@@ -376,6 +378,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, as_ref
     if isinstance(value, Operation):
         raise TypeError("Can't convert Operation '%s' to Tensor (target dtype=%s, name=%r, as_ref=%s)" %
                         (value.name, dtype.name if dtype else None, name, as_ref))
+    if isinstance(value, (tensor_shape.TensorShape, tensor_shape.Dimension)):
+        return _shape_as_tensor(value, dtype, name)
     if isinstance(value, (list, tuple)) and _holds_tensors(value):
         from graphlab.ops import array_ops
         return array_ops.autopack(value, dtype, name or "packed")
@@ -385,6 +389,23 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, as_ref
         except (TypeError, ValueError):
             pass
     return constant(value, dtype=dtype, name=name or "Const")
+
+
+def _shape_as_tensor(shape, dtype, name):
+    """A fully known TensorShape (or one Dimension) as the int32 (or int64) Const TF's registered
+    conversions make, named ``shape_as_tensor``; TF's errors for unknown sizes and other dtypes."""
+    whole = isinstance(shape, tensor_shape.TensorShape)
+    if whole and not shape.is_fully_defined():
+        raise ValueError("Cannot convert a partially known TensorShape %s to a Tensor." % shape)
+    if not whole and shape.value is None:
+        raise ValueError("Cannot convert unknown Dimension %s to a Tensor." % shape)
+    sizes = shape.as_list() if whole else shape.value
+    if dtype is None:
+        dtype = dtypes.int64 if whole and any(s > 2 ** 31 - 1 for s in sizes) else dtypes.int32
+    elif dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError("Cannot convert %s %s to dtype %s. Allowed dtypes are tf.int32 and tf.int64."
+                        % ("TensorShape" if whole else "Dimension", shape, dtype))
+    return constant(sizes, dtype=dtype, name=name or "shape_as_tensor")
 
 
 def _holds_tensors(value):
@@ -410,17 +431,15 @@ def to_numpy(value, dtype=None):
         dtype = dtypes.as_dtype(dtype).base_dtype
         if dtype == dtypes.string:
             return _strings(value)
+        if not isinstance(value, (np.ndarray, np.generic)):     # numpy values are cast, as in TF
+            _check_compatible(value, dtype)
+            if dtype.is_integer:
+                value = _dimension_sizes(value)
         arr = np.asarray(value)
         if arr.dtype.kind in "SUO" and arr.size:
             raise TypeError("Expected %s, but got %r of type '%s'." % (
                 dtype.name, _first(value), type(_first(value)).__name__))
         target = np.dtype(dtype.as_numpy_dtype)
-        mismatch = arr.size and (arr.dtype.kind in "fc" and target.kind in "iub"
-                                 or arr.dtype.kind == "c" and target.kind == "f"
-                                 or (arr.dtype.kind == "b") != (target.kind == "b"))
-        if mismatch and not isinstance(value, np.ndarray):
-            raise TypeError("Expected %s, but got %r of type '%s'." % (
-                dtype.name, _first(value), type(_first(value)).__name__))
         if target.kind in "iu" and arr.size and arr.dtype.kind in "iuf":
             info = np.iinfo(target)
             if arr.min() < info.min or arr.max() > info.max:
@@ -449,6 +468,49 @@ def to_numpy(value, dtype=None):
                         "type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes."
                         % _short(value))
     return arr
+
+
+def _accepted_types(dtype):
+    """The Python/numpy element types TF's ``_AssertCompatible`` lets into a constant of ``dtype`` (bools are
+    integers, integers are reals; a shape's ``Dimension`` counts as an integer), or None: not checked."""
+    if dtype == dtypes.bool:
+        return (bool, np.bool_)
+    if dtype.is_integer:
+        return (numbers.Integral, np.integer, tensor_shape.Dimension)
+    if dtype.is_floating:
+        return (numbers.Real, np.integer, np.floating)
+    if dtype.is_complex:
+        return (numbers.Complex, np.number)
+    return None
+
+
+def _check_compatible(value, dtype):
+    """TypeError naming the first element (in nest.flatten order) ``dtype`` does not accept, as TF words it."""
+    accepted = _accepted_types(dtype)
+    if accepted is None:
+        return
+    pending = [value]
+    while pending:
+        v = pending.pop()
+        if isinstance(v, (list, tuple)):
+            pending.extend(reversed(v))
+        elif isinstance(v, dict):
+            pending.extend(v[k] for k in sorted(v, reverse=True))
+        elif not (isinstance(v, accepted) or isinstance(v, np.ndarray) and issubclass(v.dtype.type, accepted)):
+            raise TypeError("Expected %s, but got %s of type '%s'." % (dtype.name, v, type(v).__name__))
+
+
+def _dimension_sizes(value):
+    """``value`` with each ``Dimension`` replaced by its size: TF accepts Dimensions where an integer tensor
+    is made (``tf.reshape(x, [-1, pool.shape[1] * pool.shape[2]])`` in many tutorials), and only there; an
+    unknown one fails as Python's ``int(Dimension(None))`` does in TF."""
+    if isinstance(value, tensor_shape.Dimension):
+        if value.value is None:
+            raise TypeError("__int__ returned non-int (type NoneType)")
+        return value.value
+    if isinstance(value, (list, tuple)) and any(isinstance(v, (tensor_shape.Dimension, list, tuple)) for v in value):
+        return [_dimension_sizes(v) for v in value]
+    return value
 
 
 _INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
