@@ -10,6 +10,7 @@ beyond ``max_to_keep`` deleted (meta graph, index, then data, as TF does). A pro
 two of these steps leaves ``latest_checkpoint()`` naming a complete checkpoint. (TF writes the meta graph
 after the state file; writing it first means the listed checkpoint always has its .meta too.)
 """
+import numbers
 import os
 import time
 
@@ -207,7 +208,7 @@ class Saver:
             raise ValueError("'latest_filename' must not contain path components")
         save_path = os.fspath(save_path)
         if global_step is not None:
-            if not isinstance(global_step, int):
+            if not isinstance(global_step, numbers.Number):   # a step fetched earlier (numpy int) is a number
                 from graphlab.train.training_util import global_step as _gs
                 global_step = _gs(sess, global_step)
             checkpoint_file = "%s-%08d" % (save_path, global_step) if self._pad_step_number \
