@@ -5,6 +5,11 @@ that differed and run on both sides (one TF subprocess) on small synthetic data;
 * cs20si examples/03_linreg_dataset.py prints its ``tf.data.Dataset``: TF shows the dataset's class and
   element_spec (``<_TensorSliceDataset element_spec=(TensorSpec(...), ...)>``), graphlab showed a Python
   object address. ``unbatch`` of scalar components raised nothing where TF refuses.
+* cs20si examples/07_convnet_mnist.py reshapes with ``pool2.shape[1] * pool2.shape[2] * pool2.shape[3]`` (a
+  ``Dimension``) inside a list: graphlab could not convert it, where TF accepts Dimensions wherever an
+  integer tensor is made (and converts whole TensorShapes, as ``shape_as_tensor``). Its
+  ``saver.save(sess, path, step)`` passes the step it fetched (a numpy int): graphlab tried to run it.
+  A wrong element type is named as TF names it: the first element that does not fit, printed with str().
 """
 import numpy as np
 import pytest
@@ -12,6 +17,105 @@ import pytest
 from tests import tfsnippets
 
 RESULTS = {
+    # cs20si examples/07_convnet_mnist.py: the model on a Dataset of MNIST-shaped rows, trained an epoch,
+    # checkpointed with the step it fetched, restored into a new graph and trained on
+    "convnet_mnist": """
+import os, tempfile
+folder = os.path.join(tempfile.mkdtemp(), 'checkpoints', 'convnet_mnist')
+os.makedirs(folder)
+rng = np.random.RandomState(0)
+images = rng.rand(24, 784).astype(np.float32)
+labels = np.eye(10, dtype=np.float32)[rng.randint(0, 10, 24)]
+result = []
+
+def conv_relu(inputs, filters, k_size, stride, padding, scope_name):
+    with tf.variable_scope(scope_name, reuse=tf.AUTO_REUSE) as scope:
+        in_channels = inputs.shape[-1]
+        kernel = tf.get_variable('kernel', [k_size, k_size, in_channels, filters],
+                                 initializer=tf.truncated_normal_initializer())
+        biases = tf.get_variable('biases', [filters], initializer=tf.random_normal_initializer())
+        conv = tf.nn.conv2d(inputs, kernel, strides=[1, stride, stride, 1], padding=padding)
+    return tf.nn.relu(conv + biases, name=scope.name)
+
+def fully_connected(inputs, out_dim, scope_name='fc'):
+    with tf.variable_scope(scope_name, reuse=tf.AUTO_REUSE):
+        in_dim = inputs.shape[-1]
+        w = tf.get_variable('weights', [in_dim, out_dim], initializer=tf.truncated_normal_initializer())
+        b = tf.get_variable('biases', [out_dim], initializer=tf.constant_initializer(0.0))
+        return tf.matmul(inputs, w) + b
+
+def build():
+    tf.set_random_seed(3)
+    gstep = tf.Variable(0, dtype=tf.int32, trainable=False, name='global_step')
+    data = tf.data.Dataset.from_tensor_slices((images, labels)).batch(8)
+    with tf.name_scope('data'):
+        iterator = tf.data.Iterator.from_structure(data.output_types, data.output_shapes)
+        img, label = iterator.get_next()
+        init = iterator.make_initializer(data)
+    conv1 = conv_relu(tf.reshape(img, shape=[-1, 28, 28, 1]), 4, 5, 1, 'SAME', 'conv1')
+    pool1 = tf.nn.max_pool(conv1, ksize=[1, 4, 4, 1], strides=[1, 4, 4, 1], padding='VALID')
+    feature_dim = pool1.shape[1] * pool1.shape[2] * pool1.shape[3]
+    flat = tf.reshape(pool1, [-1, feature_dim])
+    dropout = tf.nn.dropout(tf.nn.relu(fully_connected(flat, 16, 'fc')), tf.constant(0.75), name='relu_dropout')
+    logits = fully_connected(dropout, 10, 'logits')
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=label, logits=logits), name='loss')
+    opt = tf.train.AdamOptimizer(0.001).minimize(loss, global_step=gstep)
+    result.append([str(conv1), str(flat), str(feature_dim), init.name])
+    return gstep, init, loss, opt
+
+for run in range(2):
+    tf.reset_default_graph()
+    gstep, init, loss, opt = build()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        saver = tf.train.Saver()
+        ckpt = tf.train.get_checkpoint_state(os.path.dirname(folder + '/checkpoint'))
+        if ckpt and ckpt.model_checkpoint_path:
+            saver.restore(sess, ckpt.model_checkpoint_path)
+        step = gstep.eval()
+        sess.run(init)
+        try:
+            while True:
+                _, l = sess.run([opt, loss])
+                result.append(float('%.4g' % l))
+                step += 1
+        except tf.errors.OutOfRangeError:
+            pass
+        path = saver.save(sess, folder + '/mnist-convnet', step)
+        result.append([str(type(step)), path.replace(folder, '<folder>')])
+result.append(str(tf.train.get_checkpoint_state(folder)).replace(folder, '<folder>'))
+""",
+    # what becomes a constant where an integer tensor is wanted: Dimensions, TensorShapes; the type errors
+    "shapes_and_dimensions_as_tensors": """
+d = tf.Dimension(784)
+x = tf.zeros([2, 784], name="x")
+makers = [lambda: tf.reshape(x, [-1, d]), lambda: tf.reshape(x, [-1, tf.Dimension(None)]),
+          lambda: tf.tile(x, [1, tf.Dimension(1)]), lambda: tf.slice(x, [0, 0], [1, d]),
+          lambda: tf.reshape(x, tf.TensorShape([2, 784])), lambda: tf.reshape(x, (2, d)),
+          lambda: tf.constant([d, 2], dtype=tf.int64), lambda: tf.constant([d], dtype=tf.float32),
+          lambda: tf.constant([[d]], dtype=tf.int32), lambda: tf.constant(d, dtype=tf.int32),
+          lambda: tf.constant([tf.Dimension(None)], dtype=tf.int32), lambda: tf.constant([d, 2.5], dtype=tf.int32),
+          lambda: tf.constant([d, True], dtype=tf.int32), lambda: tf.constant([-1, d]),
+          lambda: tf.convert_to_tensor(tf.TensorShape([2, 784])),
+          lambda: tf.convert_to_tensor(tf.TensorShape([2, 784]), dtype=tf.int64),
+          lambda: tf.convert_to_tensor(tf.TensorShape([2, None])), lambda: tf.convert_to_tensor(d),
+          lambda: tf.convert_to_tensor(tf.Dimension(None)), lambda: tf.convert_to_tensor(d, dtype=tf.float32),
+          lambda: tf.convert_to_tensor(tf.TensorShape([2]), dtype=tf.float32)]
+for value, dtype in [("a", tf.int32), (["a"], tf.int32), ([1, "a"], tf.float32), (2.5, tf.int32),
+                     ([1.0, 2.5], tf.int32), ([[1], [2.5]], tf.int64), ([1, 2j], tf.float32), (True, tf.int32),
+                     ([True, 2], tf.float32), (1, tf.bool), ([True, 1], tf.bool), (np.float64(2.5), tf.int32),
+                     ([np.float32(1.5)], tf.int32), ([np.int64(3), 2.5], tf.int32), (b"x", tf.float32),
+                     ([None, 1], tf.int32)]:
+    makers.append(lambda value=value, dtype=dtype: tf.constant(value, dtype=dtype))
+result = []
+with tf.Session() as sess:
+    for make in makers:
+        try:
+            t = make()
+            result.append([str(t), repr(sess.run(t).tolist())])
+        except (TypeError, ValueError) as e:
+            result.append([type(e).__name__, str(e)])
+""",
     # cs20si examples/03_linreg_dataset.py: print(dataset), and what every other Dataset method gives
     "dataset_reprs": """
 import os, tempfile
