@@ -10,6 +10,9 @@ that differed and run on both sides (one TF subprocess) on small synthetic data;
   integer tensor is made (and converts whole TensorShapes, as ``shape_as_tensor``). Its
   ``saver.save(sess, path, step)`` passes the step it fetched (a numpy int): graphlab tried to run it.
   A wrong element type is named as TF names it: the first element that does not fit, printed with str().
+* cs20si examples/09_tfrecord_example.py prints what ``parse_single_example(..., name='features')`` gives:
+  TF names the op by ``name`` (``features/features/features``), graphlab kept ``ParseExampleV2``; a
+  SparseTensor printed its parts with repr() where TF uses str().
 """
 import numpy as np
 import pytest
@@ -17,6 +20,48 @@ import pytest
 from tests import tfsnippets
 
 RESULTS = {
+    # cs20si examples/09_tfrecord_example.py: an image written to a TFRecord, read back through a queue
+    "tfrecord_example": """
+import os, tempfile
+path = os.path.join(tempfile.mkdtemp(), 'friday.tfrecord')
+image = np.arange(6 * 8 * 3, dtype=np.uint8).reshape(6, 8, 3)
+writer = tf.python_io.TFRecordWriter(path)
+example = tf.train.Example(features=tf.train.Features(feature={
+    'label': tf.train.Feature(bytes_list=tf.train.BytesList(value=[b'friday'])),
+    'shape': tf.train.Feature(bytes_list=tf.train.BytesList(value=[np.array(image.shape, np.int32).tobytes()])),
+    'image': tf.train.Feature(bytes_list=tf.train.BytesList(value=[image.tobytes()]))}))
+writer.write(example.SerializeToString())
+writer.close()
+tfrecord_file_queue = tf.train.string_input_producer([path], name='queue')
+reader = tf.TFRecordReader()
+_, tfrecord_serialized = reader.read(tfrecord_file_queue)
+tfrecord_features = tf.parse_single_example(tfrecord_serialized, features={
+    'label': tf.FixedLenFeature([], tf.string), 'shape': tf.FixedLenFeature([], tf.string),
+    'image': tf.FixedLenFeature([], tf.string)}, name='features')
+image = tf.reshape(tf.decode_raw(tfrecord_features['image'], tf.uint8),
+                   tf.decode_raw(tfrecord_features['shape'], tf.int32))
+label = tf.cast(tfrecord_features['label'], tf.string)
+result = [str(tfrecord_features), str(image), str(label)]
+with tf.Session() as sess:
+    coord = tf.train.Coordinator()
+    threads = tf.train.start_queue_runners(coord=coord)
+    label, image = sess.run([label, image])
+    coord.request_stop()
+    coord.join(threads)
+result += [label.decode(), image.tolist()]
+# the op names of parse_example / parse_single_example with and without a name, and a sparse feature
+s = tf.placeholder(tf.string, [], name="s")
+b = tf.placeholder(tf.string, [None], name="b")
+f = {'label': tf.FixedLenFeature([], tf.string), 'v': tf.VarLenFeature(tf.int64),
+     'x': tf.FixedLenFeature([2], tf.float32, default_value=[1., 2.])}
+for make in [lambda: tf.parse_single_example(s, f), lambda: tf.parse_single_example(s, f, name="features"),
+             lambda: tf.parse_example(b, f), lambda: tf.parse_example(b, f, name="pe")]:
+    n = len(tf.get_default_graph().get_operations())
+    out = make()
+    result.append(sorted((k, str(v)) for k, v in out.items()))
+    result.append([op.name for op in tf.get_default_graph().get_operations()[n:]])
+result.append(repr([tf.SparseTensor([[0, 1]], [2.0], [2, 2])]))
+""",
     # cs20si examples/07_convnet_mnist.py: the model on a Dataset of MNIST-shaped rows, trained an epoch,
     # checkpointed with the step it fetched, restored into a new graph and trained on
     "convnet_mnist": """

@@ -34,6 +34,10 @@ class SparseTensor(collections.namedtuple("SparseTensor", ["indices", "values", 
                 dense_shape = convert_to_tensor(dense_shape, dtype=dtypes.int64, name="dense_shape")
         return super().__new__(cls, indices, values, dense_shape)
 
+    def __repr__(self):
+        # TF prints its three tensors with str(): SparseTensor(indices=Tensor("..."), ...)
+        return "SparseTensor(indices=%s, values=%s, dense_shape=%s)" % self
+
     @property
     def dtype(self):
         return self.values.dtype
@@ -234,7 +238,7 @@ def _parse(serialized, features, name, default_name):
             else:
                 value = constant(f.default_value, dtype=dtype, name="key_%s" % key)
                 defaults.append(array_ops.reshape(value, list(tensor_shape.as_shape(f.shape).as_list())))
-        with graph_mod.name_scope(None, "ParseExampleV2") as scope:
+        with graph_mod.name_scope(None, name or "ParseExampleV2") as scope:   # TF names the op by ``name``
             strings = [constant(v, dtype=dtypes.string, name=n) for n, v in (
                 ("names", []), ("sparse_keys", [k for k, _ in sparse]), ("dense_keys", [k for k, _ in dense]),
                 ("ragged_keys", []))]
@@ -260,7 +264,7 @@ def parse_example(serialized, features, name=None, example_names=None):
 def parse_single_example(serialized, features, name=None, example_names=None):
     """``tf.parse_single_example``: one serialized Example (a scalar string)."""
     with graph_mod.name_scope(name, "ParseSingleExample", [serialized]):
-        return _parse(serialized, features, None, "ParseExample")
+        return _parse(serialized, features, name, "ParseExample")
 
 
 __all__ = ["FixedLenFeature", "SparseTensor", "SparseTensorValue", "VarLenFeature", "decode_csv", "decode_raw",
