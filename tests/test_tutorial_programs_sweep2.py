@@ -13,6 +13,9 @@ that differed and run on both sides (one TF subprocess) on small synthetic data;
 * cs20si examples/09_tfrecord_example.py prints what ``parse_single_example(..., name='features')`` gives:
   TF names the op by ``name`` (``features/features/features``), graphlab kept ``ParseExampleV2``; a
   SparseTensor printed its parts with repr() where TF uses str().
+* nlintz/TensorFlow-Tutorials 10_save_restore_net.py calls ``softmax_cross_entropy_with_logits(py_x, Y)``
+  positionally: TF 2's compat.v1 takes (labels, logits) in that order (TF 1's ``_sentinel`` is gone), so the
+  call builds; graphlab raised TF 1's "Only call ... with named arguments" ValueError.
 """
 import numpy as np
 import pytest
@@ -20,6 +23,28 @@ import pytest
 from tests import tfsnippets
 
 RESULTS = {
+    # nlintz/TensorFlow-Tutorials 10_save_restore_net.py: the cross-entropies called with positional arguments
+    "xent_positional": """
+logits = tf.constant([[1., 2., 0.5], [0.1, 0.2, 3.]])
+y = tf.constant([[0., 1., 0.], [0., 0., 1.]])
+idx = tf.constant([1, 2])
+makers = [lambda: tf.nn.softmax_cross_entropy_with_logits(logits, y),
+          lambda: tf.nn.softmax_cross_entropy_with_logits_v2(y, logits),
+          lambda: tf.nn.softmax_cross_entropy_with_logits_v2(y, logits, 1, "n"),
+          lambda: tf.nn.softmax_cross_entropy_with_logits(y, logits, 1, "m"),
+          lambda: tf.nn.sigmoid_cross_entropy_with_logits(y, logits),
+          lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(idx, logits),
+          lambda: tf.nn.sparse_softmax_cross_entropy_with_logits(logits, idx),
+          lambda: tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=logits, dim=1)]
+result = []
+with tf.Session() as sess:
+    for make in makers:
+        try:
+            t = make()
+            result.append([str(t), np.round(sess.run(t), 4).tolist()])
+        except (TypeError, ValueError) as e:
+            result.append([type(e).__name__, str(e)])
+""",
     # cs20si examples/09_tfrecord_example.py: an image written to a TFRecord, read back through a queue
     "tfrecord_example": """
 import os, tempfile

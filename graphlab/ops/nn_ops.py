@@ -395,25 +395,20 @@ register_op("SoftmaxCrossEntropyWithLogits", inputs=["features: T", "labels: T"]
             doc="Per-row -sum(labels * log_softmax(features)); output 1 is the backprop (softmax - labels).")
 
 
-def softmax_cross_entropy_with_logits_v2(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, dim=None):
     """``tf.nn.softmax_cross_entropy_with_logits_v2``: the per-example loss, built as TF builds it. The
     SoftmaxCrossEntropyWithLogits op works on matrices, so the logits and labels are first reshaped to
     [examples, classes] and the loss is reshaped back to the logits' outer shape: the returned tensor is
     ``<scope>/Reshape_2:0``, and the reshapes show up in drawings and gradients as they do in TF."""
-    if _sentinel is not None:
-        raise ValueError("Only call `softmax_cross_entropy_with_logits` with named arguments (labels=..., "
-                         "logits=..., ...)")
     with graph_mod.name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as scope:
         logits = convert_to_tensor(logits, name="logits")
         labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype, name="labels")
-        return _xent_through_matrices(logits, labels, scope, axis if axis is not None else dim)
+        return _xent_through_matrices(logits, labels, scope, axis if axis is not None else
+                                      dim if dim is not None else -1)
 
 
-def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
+def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name=None, axis=None):
     """TF1's deprecated version: the same loss, but no gradient flows into labels (scope "..._sg")."""
-    if _sentinel is not None:
-        raise ValueError("Only call `softmax_cross_entropy_with_logits` with named arguments (labels=..., "
-                         "logits=..., ...)")
     with graph_mod.name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as scope:
         labels = array_ops.stop_gradient(labels, name="labels_stop_gradient")
         logits = convert_to_tensor(logits, name="logits")
@@ -487,13 +482,10 @@ register_op("SparseSoftmaxCrossEntropyWithLogits", inputs=["features: T", "label
             doc="Per-row -log_softmax(features)[label]: labels are class indices, not distributions.")
 
 
-def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """``tf.nn.sparse_softmax_cross_entropy_with_logits``: class indices as labels. The op itself takes
     matrices, so logits of rank 3 and more are reshaped to [-1, classes] around it, as TF does (after an
     assert_equal on the shapes when they are not known statically)."""
-    if _sentinel is not None:
-        raise ValueError("Only call `sparse_softmax_cross_entropy_with_logits` with named arguments "
-                         "(labels=..., logits=..., ...)")
     with graph_mod.name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
         labels = convert_to_tensor(labels)
         logits = convert_to_tensor(logits)
@@ -527,12 +519,9 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
             return cost
 
 
-def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """``tf.nn.sigmoid_cross_entropy_with_logits``: max(x, 0) - x * z + log(1 + exp(-|x|)), built from ops
     under the scope "logistic_loss" exactly as TF does (stable for large |x|)."""
-    if _sentinel is not None:
-        raise ValueError("Only call `sigmoid_cross_entropy_with_logits` with named arguments (labels=..., "
-                         "logits=..., ...)")
     m = _math()
     with graph_mod.name_scope(name, "logistic_loss", [logits, labels]) as scope:
         logits = convert_to_tensor(logits, name="logits")
