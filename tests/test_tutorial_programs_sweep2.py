@@ -16,6 +16,11 @@ that differed and run on both sides (one TF subprocess) on small synthetic data;
 * nlintz/TensorFlow-Tutorials 10_save_restore_net.py calls ``softmax_cross_entropy_with_logits(py_x, Y)``
   positionally: TF 2's compat.v1 takes (labels, logits) in that order (TF 1's ``_sentinel`` is gone), so the
   call builds; graphlab raised TF 1's "Only call ... with named arguments" ValueError.
+* tensorflow/models tutorials/rnn/ptb/ptb_word_lm.py exports its models' ops to collections (the learning
+  rate Variable under "lr") and rebuilds them with export_meta_graph/import_meta_graph: TF stores a Variable
+  of an unregistered collection by name and gives back its tensor; graphlab stored a VariableDef and gave
+  back the raw bytes. (graphlab still leaves the queue_runners collection out of the meta graph, and has no
+  tf.train.Supervisor: using it says so.)
 """
 import numpy as np
 import pytest
@@ -23,6 +28,30 @@ import pytest
 from tests import tfsnippets
 
 RESULTS = {
+    # ptb_word_lm.py's export_ops/import_ops: Variables, tensors and ops in collections of its own naming
+    "ptb_collections_through_meta_graph": """
+with tf.Graph().as_default():
+    with tf.name_scope("Train"):
+        with tf.variable_scope("Model"):
+            lr = tf.Variable(0.0, trainable=False)
+            new_lr = tf.placeholder(tf.float32, shape=[], name="new_learning_rate")
+            lr_update = tf.assign(lr, new_lr)
+            step = tf.train.get_or_create_global_step()
+    for name, op in dict(lr=lr, new_lr=new_lr, lr_update=lr_update).items():
+        tf.add_to_collection(name, op)
+    tf.add_to_collection("Train/mixed", lr)
+    tf.add_to_collection("Train/mixed", new_lr)
+    metagraph = tf.train.export_meta_graph()
+result = [[k, metagraph.collection_def[k].WhichOneof("kind")] for k in sorted(metagraph.collection_def)]
+with tf.Graph().as_default():
+    tf.train.import_meta_graph(metagraph)
+    result.append([str(tf.get_collection_ref(k)) for k in ("lr", "new_lr", "Train/mixed")])
+    result.append([v.name for v in tf.global_variables()] + [tf.train.get_global_step().name])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(tf.get_collection_ref("lr_update")[0], {tf.get_collection_ref("new_lr")[0]: 0.5})
+        result.append(float(sess.run(tf.get_collection_ref("lr")[0])))
+""",
     # nlintz/TensorFlow-Tutorials 10_save_restore_net.py: the cross-entropies called with positional arguments
     "xent_positional": """
 logits = tf.constant([[1., 2., 0.5], [0.1, 0.2, 3.]])

@@ -17,9 +17,11 @@ META_GRAPH_VERSION = "v1.0"
 TENSORFLOW_VERSION = "1.15.0"
 TENSORFLOW_GIT_VERSION = "graphlab-0.1.0"
 
-# Collections whose items are Variables, stored as serialized VariableDef protos.
+# Collections whose items are Variables, stored as serialized VariableDef protos (TF registers a proto
+# function for exactly these keys; a Variable in any other collection is stored by name, and imported as
+# the variable's tensor, as TF does).
 VARIABLE_COLLECTIONS = ("variables", "trainable_variables", "local_variables", "model_variables",
-                        "moving_average_variables")
+                        "moving_average_variables", "global_step", "metric_variables")
 
 
 def _graph_mod():
@@ -50,9 +52,9 @@ def _collection_def(key, items, export_scope):
         from graphlab.ops import control_flow_protos
         protos = [control_flow_protos.to_proto(c, export_scope) for c in items]
         cd.bytes_list.value.extend(p.SerializeToString() for p in protos if p is not None)
-    elif all(isinstance(x, Variable) for x in items):
+    elif key in VARIABLE_COLLECTIONS and all(isinstance(x, Variable) for x in items):
         cd.bytes_list.value.extend(graph_io.variable_to_proto(v, export_scope).SerializeToString() for v in items)
-    elif all(isinstance(x, (Operation, Tensor)) for x in items):
+    elif all(isinstance(x, (Operation, Tensor, Variable)) for x in items):
         cd.node_list.value.extend(_unscoped(x.name, export_scope) for x in items)
     elif all(isinstance(x, bool) for x in items):
         return None
