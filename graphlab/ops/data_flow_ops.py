@@ -89,11 +89,12 @@ def _put(ctx, q, item):
     with q.cond:
         if q.closed:
             raise CancelledError(None, ctx.op, "%s '%s' is closed." % (q.kind, q.name))
-        wait_for(ctx, q.cond, lambda: q.has_room() or q.cancelled)
+        if not q.has_room():
+            wait_for(ctx, q.writers, lambda: q.has_room() or q.cancelled)
         if q.cancelled:
             raise CancelledError(None, ctx.op, "Enqueue operation was cancelled")
         q.put(item)
-        q.cond.notify_all()
+        q.added()
 
 
 def _enqueue_kernel(ctx, q, *values):
@@ -118,18 +119,29 @@ register_op("QueueEnqueueManyV2", inputs=["handle: resource", "components: list"
 
 
 # ------------------------------------------------------------------------------------------ dequeue
+def _wait_to_read(ctx, q, need):
+    """Wait (lock held) until ``need`` elements may be dequeued or the queue is closed; the enqueues wake
+    this dequeue only once that many are there (queue_state.FIFOState.added)."""
+    if q.available() >= need or q.closed:
+        return
+    q.reader_needs.append(need)
+    try:
+        wait_for(ctx, q.readers, lambda: q.available() >= need or q.closed)
+    finally:
+        q.reader_needs.remove(need)
+
+
 def _take(ctx, q, n, up_to=False):
     """n elements (fewer for dequeue_up_to on a closed queue), waiting as TF does."""
-    taken = []
+    taken, told = [], 0           # told: how many of the taken places the enqueues were told about
     try:
         with q.cond:
             whole = q.capacity <= 0 or n <= q.capacity
             # all at once when the queue can hold n: two concurrent dequeue_many then never split the elements
-            wait_for(ctx, q.cond, lambda: q.available() >= (n if whole else 1) or q.closed)
+            _wait_to_read(ctx, q, n if whole else 1)
             while len(taken) < n:
                 if q.available():
                     taken.append(q.take())
-                    q.cond.notify_all()
                     continue
                 if q.closed:
                     if up_to and taken:
@@ -137,12 +149,15 @@ def _take(ctx, q, n, up_to=False):
                     raise OutOfRangeError(None, ctx.op, "%s '%s' is closed and has insufficient elements "
                                           "(requested %d, current size %d)" % (q.kind, q.name, n,
                                                                                len(q) + len(taken)))
-                wait_for(ctx, q.cond, lambda: q.available() or q.closed)
+                q.removed(len(taken) - told)        # room for the enqueues this dequeue now waits for
+                told = len(taken)
+                _wait_to_read(ctx, q, 1)
+            q.removed(len(taken) - told)
     except BaseException:      # closed, timed out, cancelled or interrupted: nothing is lost
         if taken:
             with q.cond:
                 q.put_back(taken)
-                q.cond.notify_all()
+                q.added()
         raise
     return taken
 
@@ -206,7 +221,7 @@ def _close_kernel(ctx, q):
         q.closed = True
         if ctx.attrs.get("cancel_pending_enqueues"):
             q.cancelled = True
-        q.cond.notify_all()
+        q.wake_all()
 
 
 register_op("QueueSizeV2", inputs=["handle: resource"], outputs=lambda op: [(dtypes.int32, tensor_shape.SCALAR)],
