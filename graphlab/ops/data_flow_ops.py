@@ -6,6 +6,8 @@ The kernels block as TF's do: a dequeue waits for enough elements, for ``close``
 or for the run's deadline (``DeadlineExceededError``); an enqueue waits for room. A dequeue that fails or is
 interrupted puts back what it had taken, so nothing is lost.
 """
+import weakref
+
 import numpy as np
 
 from graphlab.framework import dtypes, random_seed, tensor_shape
@@ -66,16 +68,35 @@ def _components(queue_op):
 
 
 # ------------------------------------------------------------------------------------------ enqueue
+_ELEMENT_SHAPES = weakref.WeakKeyDictionary()     # enqueue op -> its queue's component shapes, as tuples
+
+
+def _element_shapes(op):
+    """The shapes an enqueue op's elements must fit, each a tuple of sizes (None: any size) or None (any
+    shape); None when the queue is not known. Worked out once per op: an enqueue runs once per element."""
+    shapes = _ELEMENT_SHAPES.get(op, False)
+    if shapes is False:
+        shapes = None
+        if queue_op_of(op._inputs[0]) is not None:
+            shapes = [None if s.ndims is None else tuple(s.as_list()) for s in _components(op._inputs[0]._op)[1]]
+        _ELEMENT_SHAPES[op] = shapes
+    return shapes
+
+
+def _fits(shape, wanted):
+    return wanted is None or (len(shape) == len(wanted) and all(w is None or w == d for d, w in zip(shape, wanted)))
+
+
 def _element(ctx, q, values, index=None):
     """One element, the queue's own copy, with TF's run-time shape check."""
-    shapes = _components(ctx.op._inputs[0]._op)[1] if queue_op_of(ctx.op._inputs[0]) is not None else None
+    shapes = _element_shapes(ctx.op)
     item = []
     for i, v in enumerate(values):
         strings = getattr(v, "dtype", None) == object
         v = np.array(v if index is None else v[index], dtype=object if strings else None, copy=True)
-        if shapes and not shapes[i].is_compatible_with(v.shape):
+        if shapes and not _fits(v.shape, shapes[i]):
             raise InvalidArgumentError(None, ctx.op, "Shape mismatch in tuple component %d. Expected %s, got %s"
-                                       % (i, _dims(shapes[i]), _dims(v.shape)))
+                                       % (i, _dims(_components(ctx.op._inputs[0]._op)[1][i]), _dims(v.shape)))
         item.append(v)
     return tuple(item)
 

@@ -166,8 +166,9 @@ def _plain_png_pixels(data):
     encoder = core.raw_encoder(mode, mode)
     encoder.setimage(image, (0, 0, width, height))
     pieces = []
+    size = width * height * bands       # the buffer encode() fills (allocating 1 MB each time cost 12 us)
     while True:
-        _, status, piece = encoder.encode(1 << 20)
+        _, status, piece = encoder.encode(max(size, 4 * width * bands))
         pieces.append(piece)
         if status:
             break
