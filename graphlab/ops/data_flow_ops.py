@@ -146,6 +146,7 @@ def _wait_to_read(ctx, q, need):
     if q.available() >= need or q.closed:
         return
     q.reader_needs.append(need)
+    q.removed(0)          # enqueues held back by removed() fill the free places now
     try:
         wait_for(ctx, q.readers, lambda: q.available() >= need or q.closed)
     finally:

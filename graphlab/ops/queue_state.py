@@ -28,6 +28,8 @@ class FIFOState:
         self.readers = threading.Condition(lock)
         self.writers = threading.Condition(lock)
         self.reader_needs = []             # how many elements each waiting dequeue needs
+        self.freed = 0                     # places freed since the waiting enqueues were last woken
+        self.wake_after = max(1, capacity // 8)
         self.items = collections.deque()
 
     def __len__(self):
@@ -53,9 +55,14 @@ class FIFOState:
             self.readers.notify_all()
 
     def removed(self, count):
-        """After ``count`` elements left (lock held): wake as many waiting enqueues, one place each."""
-        if count:
-            self.writers.notify(count)
+        """After ``count`` elements left (lock held): wake as many waiting enqueues, one place each, once
+        an eighth of the capacity is free or a dequeue waits (an enqueue_many woken fills every free place:
+        one wake-up per few elements instead of one each; a wait also looks again every
+        waiting.SLICE_SECONDS, so nothing can stay blocked on a wake-up held back)."""
+        self.freed += count
+        if self.freed and (self.freed >= self.wake_after or self.reader_needs):
+            self.writers.notify(self.freed)
+            self.freed = 0
 
     def wake_all(self):
         """Closed or cancelled (lock held): every waiter looks again."""
