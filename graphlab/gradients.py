@@ -8,10 +8,11 @@ Gradient rules return gradients shaped like the op's output; for broadcasting bi
 the broadcasting in one place (``reduce_broadcast``) with Shape, BroadcastGradientArgs, Sum and Reshape.
 """
 import collections
+import sys
 
 import numpy as np
 
-from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
+from graphlab.framework import dtypes, graph as graph_mod, source_info, tensor_shape
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
@@ -439,7 +440,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     graph = graph_mod.graph_of([v for v in values if isinstance(v, (Tensor, Operation))
                                 or hasattr(v, "_as_graph_element")]) if values else \
         graph_mod.get_default_graph()
-    with graph.as_default(), graph.name_scope(name or "gradients"):
+    # every gradient op belongs to the line that called tf.gradients (or minimize): found once, not per op
+    with graph.as_default(), graph.name_scope(name or "gradients"), source_info.pinned_from(sys._getframe(1)):
         ys = [_as_tensor(y) for y in ys]
         xs = [_as_tensor(x, as_ref=True) for x in xs]
         stop_ops = {_as_tensor(t).op for t in stop_gradients}
@@ -541,7 +543,7 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
         if loop_state is not None:
             loop_state.exit_grad_while_context(op, before=True)
         has_grads = any(g is not None for g in out_grads)
-        rule = _rule_for(op) if has_grads and op not in stop_ops else None
+        rule, user_rule = _rule_for(op) if has_grads and op not in stop_ops else (None, False)
         if loop_state is not None:
             loop_state.enter_grad_while_context(op, before=False)
         if (control_flow_util.is_switch(op) and op._control_flow_context is not None
@@ -557,7 +559,11 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
                     else:
                         out_grads[i] = control_flow_state.zeros_like_outside_loops(op, i)
             with graph.name_scope(op.name + "_grad"):
-                in_grads = _as_list(rule(op, *out_grads))
+                if user_rule:       # the ops a user's rule builds belong to the user's lines
+                    with source_info.unpinned():
+                        in_grads = _as_list(rule(op, *out_grads))
+                else:
+                    in_grads = _as_list(rule(op, *out_grads))
                 if op._type in BROADCASTING_OPS and len(op._inputs) == 2 and len(in_grads) == 2:
                     in_grads = list(reduce_broadcast(op._inputs[0], op._inputs[1], *in_grads, op_type=op._type,
                                                      incoming=out_grads[0]))
@@ -582,7 +588,8 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
                 _set_grad(grads, t_in, g)
                 continue
             g = _as_tensor(g)
-            if t_in._dtype.base_dtype != dtypes.resource:
+            # shapes are shared (tensor_shape.TensorShape): the same object is the same shape, nothing to check
+            if g._shape is not t_in._shape and t_in._dtype.base_dtype is not dtypes.resource:
                 if not g._shape.is_compatible_with(t_in._shape):
                     raise ValueError("Incompatible shapes between op input and calculated input gradient. "
                                      "Forward operation: %s. Input index: %d. Original input shape: %s. "
@@ -670,10 +677,11 @@ def _raise_no_grad_wrt_initial_loop_value(op, from_ops):
 
 
 def _rule_for(op):
-    """The op's gradient rule: the one registered under its ``_gradient_op_type`` (set by
-    ``gradient_override_map``) or its type; TF's LookupError when there is none."""
+    """The op's gradient rule and whether the user registered it: the one registered under its
+    ``_gradient_op_type`` (set by ``gradient_override_map``) or its type; TF's LookupError when there is none."""
     from graphlab.ops import custom_gradient
     found, rule = custom_gradient.gradient_function(op)
+    user = custom_gradient.registered_by_user(op)
     if not found:
         raise LookupError(
             "No gradient defined for operation'%s' (op type: %s). In general every operation must have an "
@@ -682,7 +690,7 @@ def _rule_for(op):
             "be useful to silence the error in cases where you know gradients are not needed, e.g. the forward "
             "pass of tf.custom_gradient. Please see more details in "
             "https://www.tensorflow.org/api_docs/python/tf/custom_gradient." % (op.name, op._type))
-    return rule if rule is not None else _no_grads
+    return (rule, user) if rule is not None else (_no_grads, False)
 
 
 def _no_grads(op, *grads):

@@ -90,6 +90,15 @@ def gradient_function(op):
     return True, (None if rule is NOT_DIFFERENTIABLE else rule)
 
 
+def registered_by_user(op):
+    """Whether ``op``'s gradient rule came through ``tf.RegisterGradient`` (or ``tf.custom_gradient``), so
+    may be user code, rather than from graphlab's own registry."""
+    name = op._attrs.get("_gradient_op_type") or op._type
+    if isinstance(name, bytes):
+        name = name.decode("utf-8")
+    return name in _GRADIENTS
+
+
 def is_differentiable(op):
     """TF's op_selector.is_differentiable: a gradient is registered for the op's type and is not None."""
     name = op._type
