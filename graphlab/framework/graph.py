@@ -158,7 +158,7 @@ class Graph:
             if op not in ops:
                 ops.append(op)
                 if op not in current:   # TF marks each op a block newly waits for (its NodeDef shows it)
-                    op._attrs["_has_manual_control_dependencies"] = True
+                    op._own_attrs()["_has_manual_control_dependencies"] = True
         block = _ControlDependencies(ops)
         self._control_stack.append(block)
         try:
@@ -218,6 +218,7 @@ class Graph:
         # to track per op (``Operation._add_control_input`` makes a list when one arrives later)
         control = self._control_inputs_for([t._op for t in inputs]) if self._control_stack else ()
         if self._gradient_override_map and op_type in self._gradient_override_map:
+            attrs = dict(attrs)      # it may be a mapping shared with other ops (registry.shared_attrs)
             attrs["_gradient_op_type"] = self._gradient_override_map[op_type]
         if extra_control_inputs:
             control = list(control)
@@ -225,7 +226,7 @@ class Graph:
                 if c not in control:
                     control.append(c)
         if self._attr_scope:
-            attrs.update(self._attr_scope)
+            attrs = dict(attrs, **self._attr_scope)
         op = Operation(self, op_type, name, inputs, attrs, control, line, provenance.current)
         if self._device_stack or self._colocation_stack or refs:
             self._place(op, refs)
@@ -244,7 +245,7 @@ class Graph:
                 if target.device and not device_set:
                     op._device = target.device
                     device_set = True
-            op._attrs["_class"] = sorted(set(groups))
+            op._own_attrs()["_class"] = sorted(set(groups))
 
     def _register_op(self, op):
         """Second half of adding: after shapes are inferred, make the op visible in the graph."""

@@ -86,6 +86,13 @@ class Operation:
         except KeyError:
             raise ValueError("Operation %r has no attr named '%s'." % (self._name, name)) from None
 
+    def _own_attrs(self):
+        """The op's attrs as a dict of its own, to change: ops with identical attrs (an AddV2 of float32)
+        share one read-only mapping, copied here the first time one of them gets an attr of its own."""
+        if type(self._attrs) is not dict:
+            self._attrs = dict(self._attrs)
+        return self._attrs
+
     @property
     def attrs(self):
         """All attributes as a read-only view (name -> python value)."""

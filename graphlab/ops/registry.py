@@ -10,6 +10,9 @@ Input specs read ``name: T`` (type shared through attr T), ``name: int32`` (fixe
 (own type attr with a default for Python values), ``name: N*T`` (a list of N tensors of type T),
 ``name: list`` (a list of tensors of any types, attr Tlist) and ``name: Ref(T)`` (a variable's handle).
 """
+import math
+import types
+
 import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
@@ -152,7 +155,8 @@ def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, contr
     try:
         if capture is not None:
             inputs = capture(inputs)
-        attrs = dict(attrs) if attrs else {}
+        if type(attrs) is not types.MappingProxyType or opdef.inputs:   # shared already: an input-less op's
+            attrs = dict(attrs) if attrs else {}                         # attrs are final as given
         if not inputs and not opdef.inputs:
             flat = ()
         elif all_tensors or graph is graph_mod.get_default_graph():
@@ -160,7 +164,7 @@ def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, contr
         else:      # the tensors' graph is not the default one: their constants go where the op goes, as TF
             with graph.as_default():
                 flat = _convert_inputs(opdef, inputs, attrs, graph)
-        op = graph._add_op(op_type, op_name, flat, attrs, control_inputs)
+        op = graph._add_op(op_type, op_name, flat, shared_attrs(op_type, attrs), control_inputs)
     finally:
         graph._name_stack = saved_stack
     try:
@@ -189,6 +193,34 @@ def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, contr
         finally:
             graph._name_stack = saved_stack
     return op
+
+
+_SHARED_ATTRS = {}          # (op type, names, values, their types) -> one read-only mapping
+_ATOMIC_ATTR_TYPES = frozenset([dtypes.DType, bool, int, str, bytes, type(None)])
+_MAX_SHARED_ATTRS = 4096
+
+
+def shared_attrs(op_type, attrs):
+    """``attrs`` as one read-only mapping shared by every op of ``op_type`` with exactly these attrs (a
+    float32 AddV2's {"T": float32}, a Sum's {"T", "Tidx", "keep_dims"}), when all values are plain
+    (dtypes, bools, ints, strings); else ``attrs`` itself.
+
+    An attrs dict holding a dtype is one more object per op for Python's garbage collector to walk, over and
+    over while a big graph is built; shared, it is none. The mapping is read-only so that no op changes
+    another's attrs by accident: ``Operation._own_attrs`` gives an op its own copy to change."""
+    if type(attrs) is types.MappingProxyType:     # shared already (a number's Const)
+        return attrs
+    values = attrs.values()
+    kinds = tuple(map(type, values))
+    if not _ATOMIC_ATTR_TYPES.issuperset(kinds):
+        return attrs
+    key = (op_type, tuple(attrs), tuple(values), kinds)    # the kinds tell True from 1
+    shared = _SHARED_ATTRS.get(key)
+    if shared is None:
+        if len(_SHARED_ATTRS) >= _MAX_SHARED_ATTRS:         # e.g. many distinct seeds or messages
+            return attrs
+        shared = _SHARED_ATTRS[key] = types.MappingProxyType(dict(attrs))
+    return shared
 
 
 class ShapeError(ValueError):
@@ -451,6 +483,30 @@ def to_numpy(value, dtype=None):
     return arr
 
 
+_NUMBER_CONSTS = {}    # (Python type, number, dtype) -> a Const's attrs, shared by every Const of it
+
+
+def _number_const_attrs(value, kind, dtype):
+    """The attrs of a Const holding the Python number ``value`` (as ``dtype``, or TF's default for it), one
+    read-only mapping and one read-only array for every Const of that number: ``x = x + 1`` in a loop makes
+    thousands of Consts of 1.0, each otherwise an array and an attrs dict of its own (the dict one more
+    object for the garbage collector to walk). None when the general path must decide."""
+    key = (kind, value, dtype, math.copysign(1.0, value) if kind is float else 0)   # 0.0 and -0.0 apart
+    attrs = _NUMBER_CONSTS.get(key)
+    if attrs is None:
+        arr = _python_number(value, kind, dtype)
+        if arr is None:
+            return None
+        arr.setflags(write=False)
+        arr = arr.view()    # a view of a read-only array cannot be made writable again: no one can change it
+        attrs = types.MappingProxyType({"value": arr, "dtype": dtypes._BY_NUMPY[arr.dtype] if dtype is None
+                                        else dtype})
+        if value == value and len(_NUMBER_CONSTS) < _MAX_NUMBER_CONSTS:   # NaN is never found again
+            _NUMBER_CONSTS[key] = attrs
+    return attrs
+
+
+_MAX_NUMBER_CONSTS = 4096
 _INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
 
 
@@ -499,11 +555,9 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     if (kind is float or kind is int) and shape is None:   # ``x + 1``'s constant, without the general path
         if dtype is not None:
             dtype = dtypes.as_dtype(dtype).base_dtype
-        arr = _python_number(value, kind, dtype)
-        if arr is not None:
-            arr.setflags(write=False)
-            dt = dtypes._BY_NUMPY[arr.dtype] if dtype is None else dtype
-            return build_op("Const", (), attrs={"value": arr, "dtype": dt}, name=name)._outputs[0]
+        attrs = _number_const_attrs(value, kind, dtype)
+        if attrs is not None:
+            return build_op("Const", (), attrs=attrs, name=name)._outputs[0]
     arr = to_numpy(value, dtype)
     if shape is not None:
         shape = [int(d) for d in tensor_shape.as_shape(shape).as_list()]
