@@ -112,23 +112,48 @@ def _dims_of(sizes):
     return tuple(out)
 
 
+_SHARED = {}          # tuple of Dimensions -> its one TensorShape
+_MAX_SHARED = 8192
+
+
 class TensorShape:
-    """A static shape: ``dims`` is None for unknown rank, else a list of Dimension."""
+    """A static shape: ``dims`` is None for unknown rank, else a list of Dimension.
+
+    Shapes never change once made (``set_shape`` and ``merge_with`` make new ones), so ``TensorShape(dims)``
+    returns one shared instance per shape: a graph of thousands of [32, 128] tensors holds one [32, 128],
+    not thousands of objects (two each, with their tuple) for Python's garbage collector to walk."""
 
     __slots__ = ("_dims",)
 
-    def __init__(self, dims):
+    def __new__(cls, dims):
         if dims is None:
-            self._dims = None
+            dims = None
         elif isinstance(dims, TensorShape):
-            self._dims = dims._dims
+            return dims if cls is TensorShape and type(dims) is TensorShape else _make(cls, dims._dims)
         elif isinstance(dims, (list, tuple)):
-            self._dims = _dims_of(dims)
+            dims = _dims_of(dims)
         elif hasattr(dims, "dim") and hasattr(dims, "unknown_rank"):  # a TensorShapeProto
-            self._dims = None if dims.unknown_rank else tuple(
+            dims = None if dims.unknown_rank else tuple(
                 Dimension(None if d.size == -1 else d.size) for d in dims.dim)
         else:
-            self._dims = (as_dimension(dims),)
+            dims = (as_dimension(dims),)
+        if cls is not TensorShape:
+            return _make(cls, dims)
+        shape = _SHARED.get(dims)     # unknown sizes share one Dimension, so tuples of them compare by identity
+        if shape is None:
+            shape = _make(cls, dims)
+            if len(_SHARED) < _MAX_SHARED:
+                _SHARED[dims] = shape
+        return shape
+
+    def __reduce__(self):      # copies and pickles come back through __new__ (so shared when they can be)
+        return TensorShape, (None if self._dims is None else [d._value for d in self._dims],)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
     # --- queries ----------------------------------------------------------------------------------
     @property
@@ -269,6 +294,12 @@ class TensorShape:
         if self._dims is None:
             return "<unknown>"
         return "[%s]" % ",".join(str(d) for d in self._dims)
+
+
+def _make(cls, dims):
+    shape = object.__new__(cls)
+    shape._dims = dims
+    return shape
 
 
 _BY_TUPLE = {}
