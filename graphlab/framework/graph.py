@@ -68,6 +68,33 @@ class _ControlDependencies:
         self.seen = set()
 
 
+class _NameScope:
+    """``with graph.name_scope(name) as scope``: the scope is chosen (made unique) on entering and the outer
+    one restored on leaving. A small class rather than a generator: gradients and composite ops open one
+    per op they build."""
+
+    __slots__ = ("_graph", "_name", "_old")
+
+    def __init__(self, graph, name):
+        self._graph = graph
+        self._name = name
+
+    def __enter__(self):
+        graph, name = self._graph, self._name
+        old = self._old = graph._name_stack
+        if not name:
+            new = ""
+        else:
+            if not _VALID_FIRST.match(name) and old == "" or not _VALID_SCOPE.match(name):
+                raise ValueError("'%s' is not a valid scope name" % name)
+            new = name[:-1] if name.endswith("/") else graph.unique_name(name)
+        graph._name_stack = new
+        return new + "/" if new else ""
+
+    def __exit__(self, exc_type, exc_value, tb):
+        self._graph._name_stack = self._old
+
+
 class Graph:
     """A TensorFlow graph: operations plus names, scopes, collections. Ops are only ever added."""
 
@@ -120,21 +147,9 @@ class Graph:
     def get_name_scope(self):
         return self._name_stack
 
-    @contextlib.contextmanager
     def name_scope(self, name):
         """Open a name scope. "a/" re-enters an existing scope exactly; "" or None returns to the top."""
-        old = self._name_stack
-        if not name:
-            new = ""
-        else:
-            if not _VALID_FIRST.match(name) and old == "" or not _VALID_SCOPE.match(name):
-                raise ValueError("'%s' is not a valid scope name" % name)
-            new = name[:-1] if name.endswith("/") else self.unique_name(name)
-        self._name_stack = new
-        try:
-            yield new + "/" if new else ""
-        finally:
-            self._name_stack = old
+        return _NameScope(self, name)
 
     # --- control dependencies -----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -479,18 +494,30 @@ class DefaultStack(threading.local):
         return self.stack[-1] if self.stack else None
 
     def controller(self, item):
-        @contextlib.contextmanager
-        def scope():
-            self.stack.append(item)
-            try:
-                yield item
-            finally:
-                # remove this entry even if inner blocks were exited out of order
-                for i in range(len(self.stack) - 1, -1, -1):
-                    if self.stack[i] is item:
-                        del self.stack[i]
-                        break
-        return scope()
+        return _DefaultScope(self, item)
+
+
+class _DefaultScope:
+    """``with x.as_default():`` on a DefaultStack (a small class rather than a generator: cheap enough to
+    open around each op built into a graph other than the default one)."""
+
+    __slots__ = ("_defaults", "_item")
+
+    def __init__(self, defaults, item):
+        self._defaults = defaults
+        self._item = item
+
+    def __enter__(self):
+        self._defaults.stack.append(self._item)
+        return self._item
+
+    def __exit__(self, exc_type, exc_value, tb):
+        # remove this entry even if inner blocks were exited out of order
+        stack, item = self._defaults.stack, self._item
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] is item:
+                del stack[i]
+                break
 
 
 _default_graph_stack = DefaultStack()   # below it, one process-wide default graph
@@ -526,12 +553,25 @@ def name_scope(name, default_name=None, values=None):
     """``tf.name_scope``: open ``name`` (or ``default_name`` if name is None) in the graph of ``values``."""
     graph = graph_of(values) if values else get_default_graph()
     scope = name if name is not None else default_name   # both None: back to the top level, as TF
+    return _ScopeInGraph(graph, scope)
 
-    @contextlib.contextmanager
-    def scoped():
-        with graph.as_default(), graph.name_scope(scope) as s:
-            yield s
-    return scoped()
+
+class _ScopeInGraph(_NameScope):
+    """``with tf.name_scope(...)``: the values' graph made the default, then the name scope opened in it."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        _default_graph_stack.stack.append(self._graph)
+        try:
+            return _NameScope.__enter__(self)
+        except BaseException:
+            _DefaultScope(_default_graph_stack, self._graph).__exit__(None, None, None)
+            raise
+
+    def __exit__(self, exc_type, exc_value, tb):
+        _NameScope.__exit__(self, exc_type, exc_value, tb)
+        _DefaultScope(_default_graph_stack, self._graph).__exit__(exc_type, exc_value, tb)
 
 
 FUNCTION_DEPTH = [0]      # > 0 while a tf.data function is traced (graphlab/data/functions.py)
