@@ -388,6 +388,9 @@ _FOLDABLE = {"ConcatV2", "Range", "Pack", "AddV2", "Sub", "Mul", "StridedSlice",
              "Reshape", "Cast", "Identity", "FloorMod", "Fill"}
 
 
+_FoldContext = collections.namedtuple("FoldContext", "op attrs state session")   # what a kernel reads
+
+
 def _folded(tensor, depth=6):
     """The value of a small all-constant subgraph of shape arithmetic, computed by its kernels at build time
     (TF's shape inference evaluates such subgraphs too, e.g. a gradient's permutation made of Ranges), or
@@ -400,7 +403,7 @@ def _folded(tensor, depth=6):
     args = [_folded(t, depth - 1) for t in op._inputs]
     if any(a is None for a in args):
         return None
-    ctx = collections.namedtuple("FoldContext", "op attrs state session")(op, op._attrs, {}, None)
+    ctx = _FoldContext(op, op._attrs, {}, None)
     try:
         out = registry.get_opdef(op._type).kernel(ctx, *[np.asarray(a) for a in args])
     except Exception:   # an error is the kernel's to report at run time
