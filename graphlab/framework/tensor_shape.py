@@ -123,7 +123,7 @@ class TensorShape:
     returns one shared instance per shape: a graph of thousands of [32, 128] tensors holds one [32, 128],
     not thousands of objects (two each, with their tuple) for Python's garbage collector to walk."""
 
-    __slots__ = ("_dims",)
+    __slots__ = ("_dims", "_fully_defined")
 
     def __new__(cls, dims):
         if dims is None:
@@ -172,7 +172,7 @@ class TensorShape:
         return [d._value for d in self._dims]
 
     def is_fully_defined(self):
-        return self._dims is not None and all(d._value is not None for d in self._dims)
+        return self._fully_defined
 
     def num_elements(self):
         if not self.is_fully_defined():
@@ -299,6 +299,8 @@ class TensorShape:
 def _make(cls, dims):
     shape = object.__new__(cls)
     shape._dims = dims
+    # asked of most shapes at least once (gradients, shape rules): known once, shapes being immutable
+    shape._fully_defined = dims is not None and all(d._value is not None for d in dims)
     return shape
 
 
