@@ -16,7 +16,7 @@ from graphlab.framework import dtypes, graph as graph_mod, source_info, tensor_s
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
-from graphlab.ops import registry
+from graphlab.ops import array_ops, control_flow_util, custom_gradient, math_ops, registry
 from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 # -------------------------------------------------------------------------------- BroadcastGradientArgs
@@ -104,7 +104,6 @@ def _static_axes(x_shape, y_shape):
 
 def _shape(x, out_type=dtypes.int32):
     """``tf.shape`` (a Const named Shape when the static shape is fully known, as TF builds it)."""
-    from graphlab.ops import array_ops
     return array_ops.shape(x, out_type=out_type)
 
 
@@ -118,7 +117,6 @@ def reduce_broadcast(x, y, gx, gy, op_type="AddV2", incoming=None):
     ``y`` (TF's SmartBroadcastGradientArgs: static axes when shapes allow, BroadcastGradientArgs if not).
     ``incoming`` is the gradient the op's rule was given: when it was an IndexedSlices, TF's same-shape
     shortcut does not apply (and an Add/Sub hands the slices on unless they must be summed)."""
-    from graphlab.ops import array_ops, math_ops
     grad = gx if gx is not None else gy
     if grad is None or op_type in SAME_SHAPE_SHORTCUT and not isinstance(incoming, IndexedSlices) and \
             _fully_equal(x, y, grad) and (op_type != "Mul" or grad.dtype.base_dtype in (dtypes.int32, dtypes.float32)):
@@ -143,7 +141,6 @@ def _reduce_batch_dims(grad, x):
     """BatchMatMulV2 broadcasts batch dimensions: sum its output-shaped input gradient back to ``x``."""
     if grad is None or grad._shape.is_compatible_with(x._shape) and grad._shape.ndims == x._shape.ndims:
         return grad
-    from graphlab.ops import array_ops, math_ops
     sx, sg = _shape(x), _shape(grad)
     axes, _ = broadcast_gradient_args(sx, sg)
     return array_ops.reshape(math_ops.reduce_sum(grad, axes, keepdims=True), sx)
@@ -179,7 +176,6 @@ def _stitch_kernel(ctx, *args):
 
 
 def _stitch_grad(op, grad):
-    from graphlab.ops import array_ops
     n = len(op._inputs) // 2
     return [None] * n + [array_ops.gather(grad, i) for i in op.inputs[:n]]
 
@@ -204,7 +200,6 @@ def _broadcast_to_kernel(ctx, x, shape):
 
 def _broadcast_to_grad(op, grad):
     """TF's rule: sum over the axes BroadcastGradientArgs finds, reshape back to the input's shape."""
-    from graphlab.ops import array_ops, math_ops
     x, target = op.inputs
     sx = _shape(x, target.dtype)
     value = registry.const_value(target)
@@ -248,14 +243,12 @@ def broadcast_to(input, shape, name=None):  # noqa: A002
 
 def _size(t):
     """``tf.size`` (a Const named Size when the element count is known statically, as TF builds it)."""
-    from graphlab.ops import array_ops
     return array_ops.size(t)
 
 
 def reduced_shape(input_shape, axes):
     """TF's ``math_ops.reduced_shape``: the reduction's output shape with reduced axes kept as 1 (numpy
     when both are known at build time, else a DynamicStitch of the input's shape and ones)."""
-    from graphlab.ops import array_ops
     known_shape, known_axes = registry.const_value(input_shape), registry.const_value(axes)
     if known_shape is not None and known_axes is not None:
         out = np.array(known_shape, dtype=np.int32)
@@ -273,7 +266,6 @@ def _static_reduced(graph, in_shape, axes):
     """TF's fully-static branch of _SumGrad: kept-dims shape and tile multiples, cached per graph. On a
     cache miss TF builds (and constant-folds) Maximum and floordiv ops that stay in the graph unused; the
     same ops are built here so the names that follow agree."""
-    from graphlab.ops import math_ops
     cache = getattr(graph, "_reduced_shape_cache", None)
     if cache is None:
         cache = {}
@@ -291,7 +283,6 @@ def _static_reduced(graph, in_shape, axes):
 
 def sum_grad(op, grad):
     """Gradient of Sum (and the first step of Mean's)."""
-    from graphlab.ops import array_ops
     x = op.inputs[0]
     dims = x._shape.as_list() if x._shape.ndims is not None else None
     axes = registry.const_value(op.inputs[1])
@@ -318,7 +309,6 @@ def sum_grad(op, grad):
 
 def mean_grad(op, grad):
     """Gradient of Mean: Sum's gradient divided by the number of elements averaged."""
-    from graphlab.ops import array_ops, math_ops
     g = sum_grad(op, grad)[0]
     xs, ys = op.inputs[0]._shape, op.outputs[0]._shape
     if xs.is_fully_defined() and ys.is_fully_defined():
@@ -335,7 +325,6 @@ def mean_grad(op, grad):
 
 def min_or_max_grad(op, grad):
     """Gradient of Max/Min: split evenly between the elements equal to the extremum."""
-    from graphlab.ops import array_ops, math_ops
     input_shape = _shape(op.inputs[0])
     y = op.outputs[0]
     if not op._attrs["keep_dims"]:
@@ -354,7 +343,7 @@ def prod_grad(op, grad):
     computed as an exclusive cumprod from the left times one from the right over the reduced axes (moved
     to the front and flattened by a Transpose and Reshape), so it is exact where x holds zeros (grad *
     prod / x would give NaN there)."""
-    from graphlab.ops import array_ops, math_ops, scan_ops
+    from graphlab.ops import scan_ops
     x = op.inputs[0]
     input_shape = _shape(x)
     reduction_indices = array_ops.reshape(op.inputs[1], [-1])
@@ -450,7 +439,6 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
 
 
 def _default_grad_ys(grad_ys, ys):
-    from graphlab.ops import array_ops
     out = []
     for i, (y, g) in enumerate(zip(ys, grad_ys)):
         if g is None:
@@ -512,7 +500,7 @@ def _pending_counts(to_ops, from_ops):
 
 
 def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconnected):
-    from graphlab.ops import control_flow_state, control_flow_util
+    from graphlab.ops import control_flow_state
     to_ops = [t._op for t in ys]
     from_ops = [t._op for t in xs]
     reachable_to, pending, loop_state = _pending_counts(to_ops, from_ops)
@@ -608,7 +596,6 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
         if isinstance(g, list):
             g = g[0] if len(g) == 1 else None
         if g is None and unconnected == "zero":
-            from graphlab.ops import array_ops
             g = array_ops.zeros_like(x)
         result.append(g)
     return result
@@ -618,7 +605,6 @@ def _update_pending_and_enqueue_ready(grads, op, queue, pending, loop_state):
     """One reader of each of ``op``'s inputs is done; queue those inputs whose readers are all done. A loop
     Switch is queued each time (its gradient is built in two visits); a loop's Exits wait for each other,
     and those no gradient reached get zeros once one did."""
-    from graphlab.ops import control_flow_util
     for t in op._inputs:
         x_op = t._op
         pending[x_op] -= 1
@@ -679,7 +665,6 @@ def _raise_no_grad_wrt_initial_loop_value(op, from_ops):
 def _rule_for(op):
     """The op's gradient rule and whether the user registered it: the one registered under its
     ``_gradient_op_type`` (set by ``gradient_override_map``) or its type; TF's LookupError when there is none."""
-    from graphlab.ops import custom_gradient
     found, rule = custom_gradient.gradient_function(op)
     user = custom_gradient.registered_by_user(op)
     if not found:
@@ -728,7 +713,6 @@ def _aggregated_grads(grads, op, loop_state=None):
         elif all(isinstance(g, Tensor) for g in gs):
             op_grads[i] = _multi_device_add_n(gs)
         elif any(isinstance(g, Tensor) for g in gs):
-            from graphlab.ops import math_ops
             op_grads[i] = math_ops.add_n(gs)
         else:
             op_grads[i] = _concat_indexed_slices(gs)
@@ -737,7 +721,6 @@ def _aggregated_grads(grads, op, loop_state=None):
 
 def _multi_device_add_n(tensors):
     """TF's _MultiDeviceAddN: one AddN per device of the gradients, colocated with the first of them."""
-    from graphlab.ops import math_ops
     on_device = {}
     for t in tensors:
         on_device.setdefault(t.device, []).append(t)
@@ -752,7 +735,6 @@ def _multi_device_add_n(tensors):
 def _concat_indexed_slices(slices):
     """TF's AggregateIndexedSlicesGradients for slices only: indices made one type (int64 if they mix
     int32 and int64), then values and indices concatenated along axis 0."""
-    from graphlab.ops import array_ops, math_ops
     int32 = [s for s in slices if s.indices.dtype.base_dtype == dtypes.int32]
     if int32 and len(int32) != len(slices):
         slices = [IndexedSlices(s.values, math_ops.cast(s.indices, dtypes.int64), s.dense_shape)
@@ -768,7 +750,6 @@ def numeric_jacobian_check(build, inputs, feed=None, delta=1e-6):
 
     ``build(*placeholders)`` builds a float64 graph from placeholders shaped like ``inputs``; returns
     (max abs error, analytic grads, numeric grads) for d(sum(output * weights))/d(input_i)."""
-    from graphlab.ops import array_ops, math_ops
     from graphlab.runtime.session import Session
     g = graph_mod.Graph()
     with g.as_default():
