@@ -126,6 +126,9 @@ class TensorShape:
     __slots__ = ("_dims", "_fully_defined")
 
     def __new__(cls, dims):
+        kind = type(dims)
+        if (kind is list or kind is tuple) and cls is TensorShape:   # the common case: a list of sizes
+            return _from_sizes(dims, kind)
         if dims is None:
             dims = None
         elif isinstance(dims, TensorShape):
@@ -139,12 +142,7 @@ class TensorShape:
             dims = (as_dimension(dims),)
         if cls is not TensorShape:
             return _make(cls, dims)
-        shape = _SHARED.get(dims)     # unknown sizes share one Dimension, so tuples of them compare by identity
-        if shape is None:
-            shape = _make(cls, dims)
-            if len(_SHARED) < _MAX_SHARED:
-                _SHARED[dims] = shape
-        return shape
+        return _shared(dims)
 
     def __reduce__(self):      # copies and pickles come back through __new__ (so shared when they can be)
         return TensorShape, (None if self._dims is None else [d._value for d in self._dims],)
@@ -294,6 +292,35 @@ class TensorShape:
         if self._dims is None:
             return "<unknown>"
         return "[%s]" % ",".join(str(d) for d in self._dims)
+
+
+def _shared(dims):
+    """The one TensorShape of a tuple of Dimensions (or None)."""
+    shape = _SHARED.get(dims)     # unknown sizes share one Dimension, so tuples of them compare by identity
+    if shape is None:
+        shape = _make(TensorShape, dims)
+        if len(_SHARED) < _MAX_SHARED:
+            _SHARED[dims] = shape
+    return shape
+
+
+_BY_SIZES = {}    # tuple of sizes as given (ints, None) -> its one TensorShape
+
+
+def _from_sizes(sizes, kind):
+    """``TensorShape([2, None])``, found by the sizes themselves: hashing ints and None is cheap, hashing
+    Dimensions calls Python code per size. Sizes equal as Python values give equal shapes, so any match is
+    right; an unhashable size falls through to ``_dims_of``, which says what is wrong with it."""
+    key = sizes if kind is tuple else tuple(sizes)
+    try:
+        shape = _BY_SIZES.get(key)
+    except TypeError:
+        return _shared(_dims_of(sizes))
+    if shape is None:
+        shape = _shared(_dims_of(key))
+        if len(_BY_SIZES) < _MAX_SHARED:
+            _BY_SIZES[key] = shape
+    return shape
 
 
 def _make(cls, dims):
