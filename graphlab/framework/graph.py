@@ -75,6 +75,32 @@ class _ControlDependencies:
         self.seen = set()
 
 
+class _ControlDependenciesBlock:
+    """``with graph.control_dependencies(control_inputs):`` (a small class rather than a generator: gradient
+    rules and loops open one per op they build). Everything happens on entering, as in TF."""
+
+    __slots__ = ("_graph", "_control_inputs", "_saved")
+
+    def __init__(self, graph, control_inputs):
+        self._graph = graph
+        self._control_inputs = control_inputs
+
+    def __enter__(self):
+        graph = self._graph
+        if self._control_inputs is None:   # clear outer blocks and the control-flow context
+            self._saved = (graph._control_stack, graph._control_flow_context)
+            graph._control_stack, graph._control_flow_context = [], None
+        else:
+            self._saved = graph._open_control_dependencies(self._control_inputs)
+
+    def __exit__(self, exc_type, exc_value, tb):
+        graph = self._graph
+        if self._control_inputs is None:
+            graph._control_stack, graph._control_flow_context = self._saved
+        else:
+            graph._control_stack.remove(self._saved)
+
+
 class _NameScope:
     """``with graph.name_scope(name) as scope``: the scope is chosen (made unique) on entering and the outer
     one restored on leaving. A small class rather than a generator: gradients and composite ops open one
@@ -159,19 +185,13 @@ class Graph:
         return _NameScope(self, name)
 
     # --- control dependencies -----------------------------------------------------------------------
-    @contextlib.contextmanager
     def control_dependencies(self, control_inputs):
         """Ops created inside the block also wait for ``control_inputs``; ``None`` clears outer blocks, and
         (as in TF) the control-flow context too: ops made there belong to no cond branch or loop body."""
-        if control_inputs is None:
-            saved, self._control_stack = self._control_stack, []
-            saved_context, self._control_flow_context = self._control_flow_context, None
-            try:
-                yield
-            finally:
-                self._control_stack = saved
-                self._control_flow_context = saved_context
-            return
+        return _ControlDependenciesBlock(self, control_inputs)
+
+    def _open_control_dependencies(self, control_inputs):
+        """Entering a ``control_dependencies`` block with ``control_inputs`` (not None): its block record."""
         ops = []
         current = [c for outer in self._control_stack for c in outer.control_inputs]
         for c in control_inputs:
@@ -183,10 +203,7 @@ class Graph:
                     op._own_attrs()["_has_manual_control_dependencies"] = True
         block = _ControlDependencies(ops)
         self._control_stack.append(block)
-        try:
-            yield
-        finally:
-            self._control_stack.remove(block)
+        return block
 
     def _control_inputs_for(self, input_ops):
         result = []
