@@ -13,7 +13,7 @@ from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
-from graphlab.ops.registry import (NOT_DIFFERENTIABLE, build_op, constant, convert_to_tensor,
+from graphlab.ops.registry import (NOT_DIFFERENTIABLE, build_op, const_value, constant, convert_to_tensor,
                                    register_op, same_as_input)
 
 # ---------------------------------------------------------------------------------------------- Const
@@ -236,7 +236,6 @@ def _math():
 
 
 def _known(tensor):
-    from graphlab.ops.registry import const_value
     return const_value(tensor)
 
 

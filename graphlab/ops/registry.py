@@ -397,7 +397,7 @@ def _convert_one(opdef, arg, value, attrs, first_of_list, const_name=None):
     if want is None:
         if arg.type_attr is not None:
             attrs[arg.type_attr] = base
-    elif base != want.base_dtype:
+    elif base is not want.base_dtype and base != want.base_dtype:   # the same dtype object: equal, at once
         if arg.fixed is not None:
             raise TypeError("Input '%s' of '%s' Op has type %s that does not match expected type of %s." %
                             (arg.name, opdef.type, base.name, want.name))
