@@ -5,7 +5,7 @@ import re
 import sys
 import threading
 
-from graphlab.framework import provenance, source_info
+from graphlab.framework import device_spec, provenance, source_info
 from graphlab.framework.operation import Operation
 
 
@@ -99,6 +99,34 @@ class _ControlDependenciesBlock:
             graph._control_stack, graph._control_flow_context = self._saved
         else:
             graph._control_stack.remove(self._saved)
+
+
+class _ColocationBlock:
+    """``with graph.colocate_with(op, ignore_existing):`` (a small class rather than a generator: gradients
+    and loops open one per op they colocate). Everything happens on entering, as in TF."""
+
+    __slots__ = ("_graph", "_op", "_ignore_existing", "_saved")
+
+    def __init__(self, graph, op, ignore_existing):
+        self._graph = graph
+        self._op = op
+        self._ignore_existing = ignore_existing
+
+    def __enter__(self):
+        graph, op = self._graph, self._op
+        if op is None and not self._ignore_existing:
+            raise ValueError("Trying to reset colocation (op is None) but ignore_existing is not True")
+        if op is not None:
+            op = getattr(op, "_variable_op", None) or getattr(op, "op", op)
+        self._saved = graph._device_stack, graph._colocation_stack
+        graph._device_stack = []
+        if self._ignore_existing:
+            graph._colocation_stack = []
+        if op is not None:
+            graph._colocation_stack = graph._colocation_stack + [op]
+
+    def __exit__(self, exc_type, exc_value, tb):
+        self._graph._device_stack, self._graph._colocation_stack = self._saved
 
 
 class _NameScope:
@@ -276,8 +304,9 @@ class Graph:
 
     def _place(self, op, refs=()):
         """Device and colocation of a new op, as TF's _create_op_helper sets them."""
-        from graphlab.framework import device_spec
-        colocation = self._colocation_stack + [r for r in refs if r not in self._colocation_stack]
+        colocation = self._colocation_stack
+        if refs:
+            colocation = colocation + [r for r in refs if r not in colocation]
         if self._device_stack and not refs:
             device_spec.apply_device_functions(self._device_stack, op)
         if colocation:
@@ -463,24 +492,10 @@ class Graph:
         finally:
             self._attr_scope = old
 
-    @contextlib.contextmanager
     def colocate_with(self, op, ignore_existing=False):
         """Ops built inside share ``op``'s device: their ``_class`` attr lists ``loc:@<op>``; outer
         ``tf.device`` blocks do not apply inside (as in TF)."""
-        if op is None and not ignore_existing:
-            raise ValueError("Trying to reset colocation (op is None) but ignore_existing is not True")
-        if op is not None:
-            op = getattr(op, "_variable_op", None) or getattr(op, "op", op)
-        devices, colocation = self._device_stack, self._colocation_stack
-        self._device_stack = []
-        if ignore_existing:
-            self._colocation_stack = []
-        if op is not None:
-            self._colocation_stack = self._colocation_stack + [op]
-        try:
-            yield
-        finally:
-            self._device_stack, self._colocation_stack = devices, colocation
+        return _ColocationBlock(self, op, ignore_existing)
 
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map):

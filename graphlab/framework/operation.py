@@ -66,9 +66,13 @@ class Operation:
 
     def colocation_groups(self):
         """``["loc:@<op>"]`` for the ops this one must share a device with (its ``_class`` attr)."""
-        groups = [g.decode() if isinstance(g, bytes) else g for g in self._attrs.get("_class", [])
-                  if (g.decode() if isinstance(g, bytes) else g).startswith("loc:@")]
-        return groups or ["loc:@" + self._name]
+        classes = self._attrs.get("_class")
+        if classes:
+            groups = [g for g in (c.decode() if isinstance(c, bytes) else c for c in classes)
+                      if g.startswith("loc:@")]
+            if groups:
+                return groups
+        return ["loc:@" + self._name]
 
     @property
     def node_def(self):
