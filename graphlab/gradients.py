@@ -530,7 +530,11 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
         out_grads = _aggregated_grads(grads, op, loop_state)
         if loop_state is not None:
             loop_state.exit_grad_while_context(op, before=True)
-        has_grads = any(g is not None for g in out_grads)
+        has_grads = False
+        for g in out_grads:      # a loop, not any(<generator>): one object less per op
+            if g is not None:
+                has_grads = True
+                break
         rule, user_rule = _rule_for(op) if has_grads and op not in stop_ops else (None, False)
         if loop_state is not None:
             loop_state.enter_grad_while_context(op, before=False)
@@ -665,8 +669,7 @@ def _raise_no_grad_wrt_initial_loop_value(op, from_ops):
 def _rule_for(op):
     """The op's gradient rule and whether the user registered it: the one registered under its
     ``_gradient_op_type`` (set by ``gradient_override_map``) or its type; TF's LookupError when there is none."""
-    found, rule = custom_gradient.gradient_function(op)
-    user = custom_gradient.registered_by_user(op)
+    found, rule, user = custom_gradient.gradient_rule(op)
     if not found:
         raise LookupError(
             "No gradient defined for operation'%s' (op type: %s). In general every operation must have an "
@@ -704,6 +707,9 @@ def _aggregated_grads(grads, op, loop_state=None):
         return [None] * len(op._outputs)
     for i, gs in enumerate(op_grads):
         if not isinstance(gs, list):          # already aggregated (a loop Switch)
+            continue
+        if len(gs) == 1 and gs[0] is not None:   # the commonest case: one gradient reached the output
+            op_grads[i] = gs[0]
             continue
         gs = [g for g in gs if g is not None]
         if not gs:
