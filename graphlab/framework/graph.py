@@ -195,14 +195,14 @@ class Graph:
         count = in_use.get(key, 0)
         if mark_as_used:
             in_use[key] = count + 1
-        if count > 0:
-            base = key
-            while key in in_use:
-                key = f"{base}_{count}"
+        if count > 0:    # ``key`` itself is taken: the first free key_<count>, key_<count + 1> ...
+            suffix = "_%d" % count
+            while key + suffix in in_use:
                 count += 1
+                suffix = "_%d" % count
             if mark_as_used:
-                in_use[key] = 1
-            name = f"{name}_{count - 1}"
+                in_use[key + suffix] = 1
+            name += suffix
         return name
 
     def get_name_scope(self):
