@@ -36,7 +36,12 @@ def tf_python():
 
 
 def _env():
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="", TF_USE_LEGACY_KERAS="1")
+    # TF_ENABLE_ONEDNN_OPTS=0: the reference is TF's own CPU kernels on every machine. TF swaps in oneDNN
+    # kernels on processors with AVX-512 VNNI/BF16, and those skip some of its argument checks (a depthwise
+    # backprop with mismatched rows gives AbortedError "could not create a primitive descriptor", or a
+    # segfault, instead of TF's InvalidArgumentError) and round differently.
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="", TF_USE_LEGACY_KERAS="1",
+               TF_ENABLE_ONEDNN_OPTS="0")
     env.pop("PYTHONPATH", None)  # keep graphlab out of the TF process
     return env
 
