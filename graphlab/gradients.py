@@ -8,14 +8,15 @@ Gradient rules return gradients shaped like the op's output; for broadcasting bi
 the broadcasting in one place (``reduce_broadcast``) with Shape, BroadcastGradientArgs, Sum and Reshape.
 """
 import collections
+import sys
 
 import numpy as np
 
-from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
+from graphlab.framework import dtypes, graph as graph_mod, source_info, tensor_shape
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
-from graphlab.ops import registry
+from graphlab.ops import array_ops, control_flow_util, custom_gradient, math_ops, registry
 from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 # -------------------------------------------------------------------------------- BroadcastGradientArgs
@@ -103,7 +104,6 @@ def _static_axes(x_shape, y_shape):
 
 def _shape(x, out_type=dtypes.int32):
     """``tf.shape`` (a Const named Shape when the static shape is fully known, as TF builds it)."""
-    from graphlab.ops import array_ops
     return array_ops.shape(x, out_type=out_type)
 
 
@@ -117,7 +117,6 @@ def reduce_broadcast(x, y, gx, gy, op_type="AddV2", incoming=None):
     ``y`` (TF's SmartBroadcastGradientArgs: static axes when shapes allow, BroadcastGradientArgs if not).
     ``incoming`` is the gradient the op's rule was given: when it was an IndexedSlices, TF's same-shape
     shortcut does not apply (and an Add/Sub hands the slices on unless they must be summed)."""
-    from graphlab.ops import array_ops, math_ops
     grad = gx if gx is not None else gy
     if grad is None or op_type in SAME_SHAPE_SHORTCUT and not isinstance(incoming, IndexedSlices) and \
             _fully_equal(x, y, grad) and (op_type != "Mul" or grad.dtype.base_dtype in (dtypes.int32, dtypes.float32)):
@@ -142,7 +141,6 @@ def _reduce_batch_dims(grad, x):
     """BatchMatMulV2 broadcasts batch dimensions: sum its output-shaped input gradient back to ``x``."""
     if grad is None or grad._shape.is_compatible_with(x._shape) and grad._shape.ndims == x._shape.ndims:
         return grad
-    from graphlab.ops import array_ops, math_ops
     sx, sg = _shape(x), _shape(grad)
     axes, _ = broadcast_gradient_args(sx, sg)
     return array_ops.reshape(math_ops.reduce_sum(grad, axes, keepdims=True), sx)
@@ -178,7 +176,6 @@ def _stitch_kernel(ctx, *args):
 
 
 def _stitch_grad(op, grad):
-    from graphlab.ops import array_ops
     n = len(op._inputs) // 2
     return [None] * n + [array_ops.gather(grad, i) for i in op.inputs[:n]]
 
@@ -203,7 +200,6 @@ def _broadcast_to_kernel(ctx, x, shape):
 
 def _broadcast_to_grad(op, grad):
     """TF's rule: sum over the axes BroadcastGradientArgs finds, reshape back to the input's shape."""
-    from graphlab.ops import array_ops, math_ops
     x, target = op.inputs
     sx = _shape(x, target.dtype)
     value = registry.const_value(target)
@@ -247,14 +243,12 @@ def broadcast_to(input, shape, name=None):  # noqa: A002
 
 def _size(t):
     """``tf.size`` (a Const named Size when the element count is known statically, as TF builds it)."""
-    from graphlab.ops import array_ops
     return array_ops.size(t)
 
 
 def reduced_shape(input_shape, axes):
     """TF's ``math_ops.reduced_shape``: the reduction's output shape with reduced axes kept as 1 (numpy
     when both are known at build time, else a DynamicStitch of the input's shape and ones)."""
-    from graphlab.ops import array_ops
     known_shape, known_axes = registry.const_value(input_shape), registry.const_value(axes)
     if known_shape is not None and known_axes is not None:
         out = np.array(known_shape, dtype=np.int32)
@@ -272,7 +266,6 @@ def _static_reduced(graph, in_shape, axes):
     """TF's fully-static branch of _SumGrad: kept-dims shape and tile multiples, cached per graph. On a
     cache miss TF builds (and constant-folds) Maximum and floordiv ops that stay in the graph unused; the
     same ops are built here so the names that follow agree."""
-    from graphlab.ops import math_ops
     cache = getattr(graph, "_reduced_shape_cache", None)
     if cache is None:
         cache = {}
@@ -290,7 +283,6 @@ def _static_reduced(graph, in_shape, axes):
 
 def sum_grad(op, grad):
     """Gradient of Sum (and the first step of Mean's)."""
-    from graphlab.ops import array_ops
     x = op.inputs[0]
     dims = x._shape.as_list() if x._shape.ndims is not None else None
     axes = registry.const_value(op.inputs[1])
@@ -317,7 +309,6 @@ def sum_grad(op, grad):
 
 def mean_grad(op, grad):
     """Gradient of Mean: Sum's gradient divided by the number of elements averaged."""
-    from graphlab.ops import array_ops, math_ops
     g = sum_grad(op, grad)[0]
     xs, ys = op.inputs[0]._shape, op.outputs[0]._shape
     if xs.is_fully_defined() and ys.is_fully_defined():
@@ -334,7 +325,6 @@ def mean_grad(op, grad):
 
 def min_or_max_grad(op, grad):
     """Gradient of Max/Min: split evenly between the elements equal to the extremum."""
-    from graphlab.ops import array_ops, math_ops
     input_shape = _shape(op.inputs[0])
     y = op.outputs[0]
     if not op._attrs["keep_dims"]:
@@ -353,7 +343,7 @@ def prod_grad(op, grad):
     computed as an exclusive cumprod from the left times one from the right over the reduced axes (moved
     to the front and flattened by a Transpose and Reshape), so it is exact where x holds zeros (grad *
     prod / x would give NaN there)."""
-    from graphlab.ops import array_ops, math_ops, scan_ops
+    from graphlab.ops import scan_ops
     x = op.inputs[0]
     input_shape = _shape(x)
     reduction_indices = array_ops.reshape(op.inputs[1], [-1])
@@ -439,7 +429,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     graph = graph_mod.graph_of([v for v in values if isinstance(v, (Tensor, Operation))
                                 or hasattr(v, "_as_graph_element")]) if values else \
         graph_mod.get_default_graph()
-    with graph.as_default(), graph.name_scope(name or "gradients"):
+    # every gradient op belongs to the line that called tf.gradients (or minimize): found once, not per op
+    with graph.as_default(), graph.name_scope(name or "gradients"), source_info.pinned_from(sys._getframe(1)):
         ys = [_as_tensor(y) for y in ys]
         xs = [_as_tensor(x, as_ref=True) for x in xs]
         stop_ops = {_as_tensor(t).op for t in stop_gradients}
@@ -448,7 +439,6 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
 
 
 def _default_grad_ys(grad_ys, ys):
-    from graphlab.ops import array_ops
     out = []
     for i, (y, g) in enumerate(zip(ys, grad_ys)):
         if g is None:
@@ -510,7 +500,7 @@ def _pending_counts(to_ops, from_ops):
 
 
 def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconnected):
-    from graphlab.ops import control_flow_state, control_flow_util
+    from graphlab.ops import control_flow_state
     to_ops = [t._op for t in ys]
     from_ops = [t._op for t in xs]
     reachable_to, pending, loop_state = _pending_counts(to_ops, from_ops)
@@ -540,8 +530,12 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
         out_grads = _aggregated_grads(grads, op, loop_state)
         if loop_state is not None:
             loop_state.exit_grad_while_context(op, before=True)
-        has_grads = any(g is not None for g in out_grads)
-        rule = _rule_for(op) if has_grads and op not in stop_ops else None
+        has_grads = False
+        for g in out_grads:      # a loop, not any(<generator>): one object less per op
+            if g is not None:
+                has_grads = True
+                break
+        rule, user_rule = _rule_for(op) if has_grads and op not in stop_ops else (None, False)
         if loop_state is not None:
             loop_state.enter_grad_while_context(op, before=False)
         if (control_flow_util.is_switch(op) and op._control_flow_context is not None
@@ -557,7 +551,11 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
                     else:
                         out_grads[i] = control_flow_state.zeros_like_outside_loops(op, i)
             with graph.name_scope(op.name + "_grad"):
-                in_grads = _as_list(rule(op, *out_grads))
+                if user_rule:       # the ops a user's rule builds belong to the user's lines
+                    with source_info.unpinned():
+                        in_grads = _as_list(rule(op, *out_grads))
+                else:
+                    in_grads = _as_list(rule(op, *out_grads))
                 if op._type in BROADCASTING_OPS and len(op._inputs) == 2 and len(in_grads) == 2:
                     in_grads = list(reduce_broadcast(op._inputs[0], op._inputs[1], *in_grads, op_type=op._type,
                                                      incoming=out_grads[0]))
@@ -582,7 +580,8 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
                 _set_grad(grads, t_in, g)
                 continue
             g = _as_tensor(g)
-            if t_in._dtype.base_dtype != dtypes.resource:
+            # shapes are shared (tensor_shape.TensorShape): the same object is the same shape, nothing to check
+            if g._shape is not t_in._shape and t_in._dtype.base_dtype is not dtypes.resource:
                 if not g._shape.is_compatible_with(t_in._shape):
                     raise ValueError("Incompatible shapes between op input and calculated input gradient. "
                                      "Forward operation: %s. Input index: %d. Original input shape: %s. "
@@ -601,7 +600,6 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
         if isinstance(g, list):
             g = g[0] if len(g) == 1 else None
         if g is None and unconnected == "zero":
-            from graphlab.ops import array_ops
             g = array_ops.zeros_like(x)
         result.append(g)
     return result
@@ -611,7 +609,6 @@ def _update_pending_and_enqueue_ready(grads, op, queue, pending, loop_state):
     """One reader of each of ``op``'s inputs is done; queue those inputs whose readers are all done. A loop
     Switch is queued each time (its gradient is built in two visits); a loop's Exits wait for each other,
     and those no gradient reached get zeros once one did."""
-    from graphlab.ops import control_flow_util
     for t in op._inputs:
         x_op = t._op
         pending[x_op] -= 1
@@ -670,10 +667,9 @@ def _raise_no_grad_wrt_initial_loop_value(op, from_ops):
 
 
 def _rule_for(op):
-    """The op's gradient rule: the one registered under its ``_gradient_op_type`` (set by
-    ``gradient_override_map``) or its type; TF's LookupError when there is none."""
-    from graphlab.ops import custom_gradient
-    found, rule = custom_gradient.gradient_function(op)
+    """The op's gradient rule and whether the user registered it: the one registered under its
+    ``_gradient_op_type`` (set by ``gradient_override_map``) or its type; TF's LookupError when there is none."""
+    found, rule, user = custom_gradient.gradient_rule(op)
     if not found:
         raise LookupError(
             "No gradient defined for operation'%s' (op type: %s). In general every operation must have an "
@@ -682,7 +678,7 @@ def _rule_for(op):
             "be useful to silence the error in cases where you know gradients are not needed, e.g. the forward "
             "pass of tf.custom_gradient. Please see more details in "
             "https://www.tensorflow.org/api_docs/python/tf/custom_gradient." % (op.name, op._type))
-    return rule if rule is not None else _no_grads
+    return (rule, user) if rule is not None else (_no_grads, False)
 
 
 def _no_grads(op, *grads):
@@ -712,6 +708,9 @@ def _aggregated_grads(grads, op, loop_state=None):
     for i, gs in enumerate(op_grads):
         if not isinstance(gs, list):          # already aggregated (a loop Switch)
             continue
+        if len(gs) == 1 and gs[0] is not None:   # the commonest case: one gradient reached the output
+            op_grads[i] = gs[0]
+            continue
         gs = [g for g in gs if g is not None]
         if not gs:
             op_grads[i] = None
@@ -720,7 +719,6 @@ def _aggregated_grads(grads, op, loop_state=None):
         elif all(isinstance(g, Tensor) for g in gs):
             op_grads[i] = _multi_device_add_n(gs)
         elif any(isinstance(g, Tensor) for g in gs):
-            from graphlab.ops import math_ops
             op_grads[i] = math_ops.add_n(gs)
         else:
             op_grads[i] = _concat_indexed_slices(gs)
@@ -729,7 +727,6 @@ def _aggregated_grads(grads, op, loop_state=None):
 
 def _multi_device_add_n(tensors):
     """TF's _MultiDeviceAddN: one AddN per device of the gradients, colocated with the first of them."""
-    from graphlab.ops import math_ops
     on_device = {}
     for t in tensors:
         on_device.setdefault(t.device, []).append(t)
@@ -744,7 +741,6 @@ def _multi_device_add_n(tensors):
 def _concat_indexed_slices(slices):
     """TF's AggregateIndexedSlicesGradients for slices only: indices made one type (int64 if they mix
     int32 and int64), then values and indices concatenated along axis 0."""
-    from graphlab.ops import array_ops, math_ops
     int32 = [s for s in slices if s.indices.dtype.base_dtype == dtypes.int32]
     if int32 and len(int32) != len(slices):
         slices = [IndexedSlices(s.values, math_ops.cast(s.indices, dtypes.int64), s.dense_shape)
@@ -760,7 +756,6 @@ def numeric_jacobian_check(build, inputs, feed=None, delta=1e-6):
 
     ``build(*placeholders)`` builds a float64 graph from placeholders shaped like ``inputs``; returns
     (max abs error, analytic grads, numeric grads) for d(sum(output * weights))/d(input_i)."""
-    from graphlab.ops import array_ops, math_ops
     from graphlab.runtime.session import Session
     g = graph_mod.Graph()
     with g.as_default():

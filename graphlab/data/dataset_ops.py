@@ -100,16 +100,14 @@ def _captured(ctx, rest):
 
 _POOL = []
 _POOL_LOCK = threading.Lock()
-AHEAD = 4          # elements a stateless map function computes ahead of the consumer
+POOL_THREADS = 4      # the most elements a parallel map computes ahead of the consumer
 
 
 def _pool():
     with _POOL_LOCK:
         if not _POOL:
             import concurrent.futures
-            import os
-            _POOL.append(concurrent.futures.ThreadPoolExecutor(max(2, min(4, os.cpu_count() or 2)),
-                                                               thread_name_prefix="graphlab-data-map"))
+            _POOL.append(concurrent.futures.ThreadPoolExecutor(POOL_THREADS, thread_name_prefix="graphlab-data-map"))
     return _POOL[0]
 
 
@@ -127,37 +125,51 @@ def _is_stateless(fn):
     return known
 
 
-def _map_kernel(ctx, source, *rest):
+def _map_kernel(ctx, source, *rest, parallel=1):
+    """``map``: each element through the function. One at a time in the consumer's thread, as TF's
+    MapDataset (handing elements to a pool thread and back costs more than a small image's decoding);
+    ParallelMapDatasetV2 with num_parallel_calls > 1 (or AUTOTUNE, -1) and a stateless function computes
+    up to that many elements ahead on a pool of threads, which pays off when the function's work releases
+    the GIL for long (large images, big numpy arrays)."""
     fn, extra = ctx.attrs["f"], _captured(ctx, rest)
 
     def elements(session):
-        if not _is_stateless(fn):
+        if parallel in (0, 1) or not _is_stateless(fn):
+            run = fn.run
             for element in source.elements(session):
-                yield tuple(fn.run(session, element + extra))
+                yield tuple(run(session, element + extra))
             return
-        # as TF's runtime, a pure function's elements are computed on other threads (decoding releases
-        # the GIL), ahead of the consumer and handed out in order; errors surface at their element's turn
-        import collections
-        pool, pending = _pool(), collections.deque()
-        upstream = source.elements(session)
-        exhausted, failure = False, None
-        while True:
-            while not exhausted and len(pending) < AHEAD:
-                try:
-                    element = next(upstream)
-                except StopIteration:
-                    exhausted = True
-                    break
-                except Exception as e:      # the input's error comes after the elements before it
-                    exhausted, failure = True, e
-                    break
-                pending.append(pool.submit(fn.run, session, element + extra))
-            if not pending:
-                if failure is not None:
-                    raise failure
-                return
-            yield tuple(pending.popleft().result())
+        yield from _ahead(session, fn, source.elements(session), extra,
+                          POOL_THREADS if parallel < 0 else min(parallel, POOL_THREADS))
     return _Source(elements)
+
+
+def _parallel_map_kernel(ctx, source, *rest):
+    return _map_kernel(ctx, source, *rest[:-1], parallel=int(_scalar(rest[-1])))
+
+
+def _ahead(session, fn, upstream, extra, ahead):
+    """A pure function's elements computed on pool threads, up to ``ahead`` before the consumer and handed
+    out in order (as TF's runtime); an error surfaces at its element's turn."""
+    import collections
+    pool, pending = _pool(), collections.deque()
+    exhausted, failure = False, None
+    while True:
+        while not exhausted and len(pending) < ahead:
+            try:
+                element = next(upstream)
+            except StopIteration:
+                exhausted = True
+                break
+            except Exception as e:      # the input's error comes after the elements before it
+                exhausted, failure = True, e
+                break
+            pending.append(pool.submit(fn.run, session, element + extra))
+        if not pending:
+            if failure is not None:
+                raise failure
+            return
+        yield tuple(pending.popleft().result())
 
 
 def _filter_kernel(ctx, source, *rest):
@@ -357,8 +369,8 @@ def _interleave_kernel(ctx, source, *rest):
 
 _register("MapDataset", _map_kernel, "Applies a function to each element.",
           ("input_dataset: variant", "other_arguments: list"))
-_register("ParallelMapDatasetV2", lambda ctx, s, *rest: _map_kernel(ctx, s, *rest),
-          "Applies a function to each element (graphlab computes them in order, one at a time).",
+_register("ParallelMapDatasetV2", _parallel_map_kernel,
+          "Applies a function to each element, num_parallel_calls of them at a time on a pool of threads.",
           ("input_dataset: variant", "other_arguments: list", "num_parallel_calls: int64"))
 _register("FilterDataset", _filter_kernel, "Keeps elements the predicate accepts.",
           ("input_dataset: variant", "other_arguments: list"))

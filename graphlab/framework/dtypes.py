@@ -54,11 +54,11 @@ class DType:
 
     @property
     def is_unsigned(self):
-        return self.base_dtype in (uint8, uint16, uint32, uint64)
+        return self.base_dtype in _UNSIGNED
 
     @property
     def is_complex(self):
-        return self.base_dtype in (complex64, complex128)
+        return self.base_dtype in _COMPLEX
 
     @property
     def is_bool(self):
@@ -152,8 +152,10 @@ qint8, quint8, qint16, quint16, qint32 = (_BY_NAME[n] for n in ("qint8", "quint8
 QUANTIZED_DTYPES = frozenset([qint8, quint8, qint16, quint16, qint32, _BY_NAME["qint8_ref"], _BY_NAME["quint8_ref"],
                               _BY_NAME["qint16_ref"], _BY_NAME["quint16_ref"], _BY_NAME["qint32_ref"]])
 float32_ref, float64_ref, int32_ref, int64_ref = (_BY_NAME[n + "_ref"] for n in ("float32", "float64", "int32", "int64"))
-_INTEGERS = (int8, int16, int32, int64, uint8, uint16, uint32, uint64)
+_INTEGERS = frozenset([int8, int16, int32, int64, uint8, uint16, uint32, uint64])   # sets: asked per op
 _FLOATING = frozenset([float16, float32, float64, bfloat16])   # a set: is_floating is asked per op built
+_UNSIGNED = frozenset([uint8, uint16, uint32, uint64])
+_COMPLEX = frozenset([complex64, complex128])
 
 # numpy type -> DType (numpy's string/bytes/object kinds all map to tf.string)
 _BY_NUMPY = {np.dtype(np_type): _BY_ENUM[enum] for enum, _, np_type in _BASE_TYPES if np_type not in (None, object)}

@@ -5,7 +5,7 @@ import re
 import sys
 import threading
 
-from graphlab.framework import provenance, source_info
+from graphlab.framework import device_spec, provenance, source_info
 from graphlab.framework.operation import Operation
 
 
@@ -14,7 +14,14 @@ _REF_ARG_OPS = frozenset(["Assign", "AssignAdd", "AssignSub", "CountUpTo", "IsVa
 
 def _takes_refs(op_type):
     """Whether ``op_type``'s op def declares reference inputs (Assign, Scatter*, Apply*, Ref* ops)."""
-    return op_type in _REF_ARG_OPS or op_type.startswith(("Apply", "SparseApply", "Scatter", "Ref"))
+    takes = _TAKES_REFS.get(op_type)
+    if takes is None:
+        takes = _TAKES_REFS[op_type] = op_type in _REF_ARG_OPS or op_type.startswith(
+            ("Apply", "SparseApply", "Scatter", "Ref"))
+    return takes
+
+
+_TAKES_REFS = {}     # op type -> _takes_refs, worked out once per type
 
 
 class GraphKeys:
@@ -68,6 +75,87 @@ class _ControlDependencies:
         self.seen = set()
 
 
+class _ControlDependenciesBlock:
+    """``with graph.control_dependencies(control_inputs):`` (a small class rather than a generator: gradient
+    rules and loops open one per op they build). Everything happens on entering, as in TF."""
+
+    __slots__ = ("_graph", "_control_inputs", "_saved")
+
+    def __init__(self, graph, control_inputs):
+        self._graph = graph
+        self._control_inputs = control_inputs
+
+    def __enter__(self):
+        graph = self._graph
+        if self._control_inputs is None:   # clear outer blocks and the control-flow context
+            self._saved = (graph._control_stack, graph._control_flow_context)
+            graph._control_stack, graph._control_flow_context = [], None
+        else:
+            self._saved = graph._open_control_dependencies(self._control_inputs)
+
+    def __exit__(self, exc_type, exc_value, tb):
+        graph = self._graph
+        if self._control_inputs is None:
+            graph._control_stack, graph._control_flow_context = self._saved
+        else:
+            graph._control_stack.remove(self._saved)
+
+
+class _ColocationBlock:
+    """``with graph.colocate_with(op, ignore_existing):`` (a small class rather than a generator: gradients
+    and loops open one per op they colocate). Everything happens on entering, as in TF."""
+
+    __slots__ = ("_graph", "_op", "_ignore_existing", "_saved")
+
+    def __init__(self, graph, op, ignore_existing):
+        self._graph = graph
+        self._op = op
+        self._ignore_existing = ignore_existing
+
+    def __enter__(self):
+        graph, op = self._graph, self._op
+        if op is None and not self._ignore_existing:
+            raise ValueError("Trying to reset colocation (op is None) but ignore_existing is not True")
+        if op is not None:
+            op = getattr(op, "_variable_op", None) or getattr(op, "op", op)
+        self._saved = graph._device_stack, graph._colocation_stack
+        graph._device_stack = []
+        if self._ignore_existing:
+            graph._colocation_stack = []
+        if op is not None:
+            graph._colocation_stack = graph._colocation_stack + [op]
+
+    def __exit__(self, exc_type, exc_value, tb):
+        self._graph._device_stack, self._graph._colocation_stack = self._saved
+
+
+class _NameScope:
+    """``with graph.name_scope(name) as scope``: the scope is chosen (made unique) on entering and the outer
+    one restored on leaving. A small class rather than a generator: gradients and composite ops open one
+    per op they build."""
+
+    __slots__ = ("_graph", "_name", "_old")
+
+    def __init__(self, graph, name):
+        self._graph = graph
+        self._name = name
+
+    def __enter__(self):
+        graph, name = self._graph, self._name
+        old = self._old = graph._name_stack
+        if not name:
+            new = ""
+        else:
+            if not _VALID_FIRST.match(name) and old == "" or not _VALID_SCOPE.match(name):
+                raise ValueError("'%s' is not a valid scope name" % name)
+            new = name[:-1] if name.endswith("/") else graph.unique_name(name)
+        graph._name_stack = new
+        return new + "/" if new else ""
+
+    def __exit__(self, exc_type, exc_value, tb):
+        self._graph._name_stack = self._old
+
+
 class Graph:
     """A TensorFlow graph: operations plus names, scopes, collections. Ops are only ever added."""
 
@@ -107,49 +195,31 @@ class Graph:
         count = in_use.get(key, 0)
         if mark_as_used:
             in_use[key] = count + 1
-        if count > 0:
-            base = key
-            while key in in_use:
-                key = f"{base}_{count}"
+        if count > 0:    # ``key`` itself is taken: the first free key_<count>, key_<count + 1> ...
+            suffix = "_%d" % count
+            while key + suffix in in_use:
                 count += 1
+                suffix = "_%d" % count
             if mark_as_used:
-                in_use[key] = 1
-            name = f"{name}_{count - 1}"
+                in_use[key + suffix] = 1
+            name += suffix
         return name
 
     def get_name_scope(self):
         return self._name_stack
 
-    @contextlib.contextmanager
     def name_scope(self, name):
         """Open a name scope. "a/" re-enters an existing scope exactly; "" or None returns to the top."""
-        old = self._name_stack
-        if not name:
-            new = ""
-        else:
-            if not _VALID_FIRST.match(name) and old == "" or not _VALID_SCOPE.match(name):
-                raise ValueError("'%s' is not a valid scope name" % name)
-            new = name[:-1] if name.endswith("/") else self.unique_name(name)
-        self._name_stack = new
-        try:
-            yield new + "/" if new else ""
-        finally:
-            self._name_stack = old
+        return _NameScope(self, name)
 
     # --- control dependencies -----------------------------------------------------------------------
-    @contextlib.contextmanager
     def control_dependencies(self, control_inputs):
         """Ops created inside the block also wait for ``control_inputs``; ``None`` clears outer blocks, and
         (as in TF) the control-flow context too: ops made there belong to no cond branch or loop body."""
-        if control_inputs is None:
-            saved, self._control_stack = self._control_stack, []
-            saved_context, self._control_flow_context = self._control_flow_context, None
-            try:
-                yield
-            finally:
-                self._control_stack = saved
-                self._control_flow_context = saved_context
-            return
+        return _ControlDependenciesBlock(self, control_inputs)
+
+    def _open_control_dependencies(self, control_inputs):
+        """Entering a ``control_dependencies`` block with ``control_inputs`` (not None): its block record."""
         ops = []
         current = [c for outer in self._control_stack for c in outer.control_inputs]
         for c in control_inputs:
@@ -158,13 +228,10 @@ class Graph:
             if op not in ops:
                 ops.append(op)
                 if op not in current:   # TF marks each op a block newly waits for (its NodeDef shows it)
-                    op._attrs["_has_manual_control_dependencies"] = True
+                    op._own_attrs()["_has_manual_control_dependencies"] = True
         block = _ControlDependencies(ops)
         self._control_stack.append(block)
-        try:
-            yield
-        finally:
-            self._control_stack.remove(block)
+        return block
 
     def _control_inputs_for(self, input_ops):
         result = []
@@ -210,7 +277,10 @@ class Graph:
         if line is None:
             line = source_info.caller(sys._getframe(2))
         # TF's op_def_library: an op whose op def takes a variable by reference goes with that variable
-        refs = [t._op for t in inputs if t._dtype.is_ref_dtype] if _takes_refs(op_type) else ()
+        takes_refs = _TAKES_REFS.get(op_type)
+        if takes_refs is None:
+            takes_refs = _takes_refs(op_type)
+        refs = [t._op for t in inputs if t._dtype.is_ref_dtype] if takes_refs else ()
         if not (self._control_stack or self._gradient_override_map or extra_control_inputs or self._attr_scope
                 or self._device_stack or self._colocation_stack or refs):
             return Operation(self, op_type, name, inputs, attrs, (), line, provenance.current)
@@ -218,6 +288,7 @@ class Graph:
         # to track per op (``Operation._add_control_input`` makes a list when one arrives later)
         control = self._control_inputs_for([t._op for t in inputs]) if self._control_stack else ()
         if self._gradient_override_map and op_type in self._gradient_override_map:
+            attrs = dict(attrs)      # it may be a mapping shared with other ops (registry.shared_attrs)
             attrs["_gradient_op_type"] = self._gradient_override_map[op_type]
         if extra_control_inputs:
             control = list(control)
@@ -225,7 +296,7 @@ class Graph:
                 if c not in control:
                     control.append(c)
         if self._attr_scope:
-            attrs.update(self._attr_scope)
+            attrs = dict(attrs, **self._attr_scope)
         op = Operation(self, op_type, name, inputs, attrs, control, line, provenance.current)
         if self._device_stack or self._colocation_stack or refs:
             self._place(op, refs)
@@ -233,8 +304,9 @@ class Graph:
 
     def _place(self, op, refs=()):
         """Device and colocation of a new op, as TF's _create_op_helper sets them."""
-        from graphlab.framework import device_spec
-        colocation = self._colocation_stack + [r for r in refs if r not in self._colocation_stack]
+        colocation = self._colocation_stack
+        if refs:
+            colocation = colocation + [r for r in refs if r not in colocation]
         if self._device_stack and not refs:
             device_spec.apply_device_functions(self._device_stack, op)
         if colocation:
@@ -244,7 +316,7 @@ class Graph:
                 if target.device and not device_set:
                     op._device = target.device
                     device_set = True
-            op._attrs["_class"] = sorted(set(groups))
+            op._own_attrs()["_class"] = sorted(set(groups))
 
     def _register_op(self, op):
         """Second half of adding: after shapes are inferred, make the op visible in the graph."""
@@ -420,24 +492,10 @@ class Graph:
         finally:
             self._attr_scope = old
 
-    @contextlib.contextmanager
     def colocate_with(self, op, ignore_existing=False):
         """Ops built inside share ``op``'s device: their ``_class`` attr lists ``loc:@<op>``; outer
         ``tf.device`` blocks do not apply inside (as in TF)."""
-        if op is None and not ignore_existing:
-            raise ValueError("Trying to reset colocation (op is None) but ignore_existing is not True")
-        if op is not None:
-            op = getattr(op, "_variable_op", None) or getattr(op, "op", op)
-        devices, colocation = self._device_stack, self._colocation_stack
-        self._device_stack = []
-        if ignore_existing:
-            self._colocation_stack = []
-        if op is not None:
-            self._colocation_stack = self._colocation_stack + [op]
-        try:
-            yield
-        finally:
-            self._device_stack, self._colocation_stack = devices, colocation
+        return _ColocationBlock(self, op, ignore_existing)
 
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map):
@@ -478,18 +536,30 @@ class DefaultStack(threading.local):
         return self.stack[-1] if self.stack else None
 
     def controller(self, item):
-        @contextlib.contextmanager
-        def scope():
-            self.stack.append(item)
-            try:
-                yield item
-            finally:
-                # remove this entry even if inner blocks were exited out of order
-                for i in range(len(self.stack) - 1, -1, -1):
-                    if self.stack[i] is item:
-                        del self.stack[i]
-                        break
-        return scope()
+        return _DefaultScope(self, item)
+
+
+class _DefaultScope:
+    """``with x.as_default():`` on a DefaultStack (a small class rather than a generator: cheap enough to
+    open around each op built into a graph other than the default one)."""
+
+    __slots__ = ("_defaults", "_item")
+
+    def __init__(self, defaults, item):
+        self._defaults = defaults
+        self._item = item
+
+    def __enter__(self):
+        self._defaults.stack.append(self._item)
+        return self._item
+
+    def __exit__(self, exc_type, exc_value, tb):
+        # remove this entry even if inner blocks were exited out of order
+        stack, item = self._defaults.stack, self._item
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] is item:
+                del stack[i]
+                break
 
 
 _default_graph_stack = DefaultStack()   # below it, one process-wide default graph
@@ -525,12 +595,25 @@ def name_scope(name, default_name=None, values=None):
     """``tf.name_scope``: open ``name`` (or ``default_name`` if name is None) in the graph of ``values``."""
     graph = graph_of(values) if values else get_default_graph()
     scope = name if name is not None else default_name   # both None: back to the top level, as TF
+    return _ScopeInGraph(graph, scope)
 
-    @contextlib.contextmanager
-    def scoped():
-        with graph.as_default(), graph.name_scope(scope) as s:
-            yield s
-    return scoped()
+
+class _ScopeInGraph(_NameScope):
+    """``with tf.name_scope(...)``: the values' graph made the default, then the name scope opened in it."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        _default_graph_stack.stack.append(self._graph)
+        try:
+            return _NameScope.__enter__(self)
+        except BaseException:
+            _DefaultScope(_default_graph_stack, self._graph).__exit__(None, None, None)
+            raise
+
+    def __exit__(self, exc_type, exc_value, tb):
+        _NameScope.__exit__(self, exc_type, exc_value, tb)
+        _DefaultScope(_default_graph_stack, self._graph).__exit__(exc_type, exc_value, tb)
 
 
 FUNCTION_DEPTH = [0]      # > 0 while a tf.data function is traced (graphlab/data/functions.py)

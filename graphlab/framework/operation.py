@@ -66,9 +66,13 @@ class Operation:
 
     def colocation_groups(self):
         """``["loc:@<op>"]`` for the ops this one must share a device with (its ``_class`` attr)."""
-        groups = [g.decode() if isinstance(g, bytes) else g for g in self._attrs.get("_class", [])
-                  if (g.decode() if isinstance(g, bytes) else g).startswith("loc:@")]
-        return groups or ["loc:@" + self._name]
+        classes = self._attrs.get("_class")
+        if classes:
+            groups = [g for g in (c.decode() if isinstance(c, bytes) else c for c in classes)
+                      if g.startswith("loc:@")]
+            if groups:
+                return groups
+        return ["loc:@" + self._name]
 
     @property
     def node_def(self):
@@ -85,6 +89,13 @@ class Operation:
             return self._attrs[name]
         except KeyError:
             raise ValueError("Operation %r has no attr named '%s'." % (self._name, name)) from None
+
+    def _own_attrs(self):
+        """The op's attrs as a dict of its own, to change: ops with identical attrs (an AddV2 of float32)
+        share one read-only mapping, copied here the first time one of them gets an attr of its own."""
+        if type(self._attrs) is not dict:
+            self._attrs = dict(self._attrs)
+        return self._attrs
 
     @property
     def attrs(self):

@@ -1,4 +1,5 @@
 """Where in the user's code an op was created: the first stack frame outside graphlab itself."""
+import contextlib
 import linecache
 import os
 import sys
@@ -81,3 +82,29 @@ def call_pinned(fn, frame, *args):
         return fn(*args)
     finally:
         _pinned.line = None
+
+
+@contextlib.contextmanager
+def pinned_from(frame):
+    """Inside the block, every op built is attributed to the user's line found from ``frame`` (once, here)
+    rather than by a walk up the stack per op: how ``tf.gradients`` records its thousands of ops. Code in
+    the block that calls user code must run that code under ``unpinned`` (its ops belong to its own lines)."""
+    if _pinned.line is not None:
+        yield
+        return
+    _pinned.line = caller(frame)
+    try:
+        yield
+    finally:
+        _pinned.line = None
+
+
+@contextlib.contextmanager
+def unpinned():
+    """Inside a ``pinned_from`` block, around a call into user code (a gradient registered by the user):
+    ops built there are attributed by walking the stack, to the user's own lines, as outside the block."""
+    saved, _pinned.line = _pinned.line, None
+    try:
+        yield
+    finally:
+        _pinned.line = saved

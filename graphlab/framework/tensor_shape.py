@@ -112,23 +112,46 @@ def _dims_of(sizes):
     return tuple(out)
 
 
+_SHARED = {}          # tuple of Dimensions -> its one TensorShape
+_MAX_SHARED = 8192
+
+
 class TensorShape:
-    """A static shape: ``dims`` is None for unknown rank, else a list of Dimension."""
+    """A static shape: ``dims`` is None for unknown rank, else a list of Dimension.
 
-    __slots__ = ("_dims",)
+    Shapes never change once made (``set_shape`` and ``merge_with`` make new ones), so ``TensorShape(dims)``
+    returns one shared instance per shape: a graph of thousands of [32, 128] tensors holds one [32, 128],
+    not thousands of objects (two each, with their tuple) for Python's garbage collector to walk."""
 
-    def __init__(self, dims):
+    __slots__ = ("_dims", "_fully_defined")
+
+    def __new__(cls, dims):
+        kind = type(dims)
+        if (kind is list or kind is tuple) and cls is TensorShape:   # the common case: a list of sizes
+            return _from_sizes(dims, kind)
         if dims is None:
-            self._dims = None
+            dims = None
         elif isinstance(dims, TensorShape):
-            self._dims = dims._dims
+            return dims if cls is TensorShape and type(dims) is TensorShape else _make(cls, dims._dims)
         elif isinstance(dims, (list, tuple)):
-            self._dims = _dims_of(dims)
+            dims = _dims_of(dims)
         elif hasattr(dims, "dim") and hasattr(dims, "unknown_rank"):  # a TensorShapeProto
-            self._dims = None if dims.unknown_rank else tuple(
+            dims = None if dims.unknown_rank else tuple(
                 Dimension(None if d.size == -1 else d.size) for d in dims.dim)
         else:
-            self._dims = (as_dimension(dims),)
+            dims = (as_dimension(dims),)
+        if cls is not TensorShape:
+            return _make(cls, dims)
+        return _shared(dims)
+
+    def __reduce__(self):      # copies and pickles come back through __new__ (so shared when they can be)
+        return TensorShape, (None if self._dims is None else [d._value for d in self._dims],)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
     # --- queries ----------------------------------------------------------------------------------
     @property
@@ -147,7 +170,7 @@ class TensorShape:
         return [d._value for d in self._dims]
 
     def is_fully_defined(self):
-        return self._dims is not None and all(d._value is not None for d in self._dims)
+        return self._fully_defined
 
     def num_elements(self):
         if not self.is_fully_defined():
@@ -269,6 +292,43 @@ class TensorShape:
         if self._dims is None:
             return "<unknown>"
         return "[%s]" % ",".join(str(d) for d in self._dims)
+
+
+def _shared(dims):
+    """The one TensorShape of a tuple of Dimensions (or None)."""
+    shape = _SHARED.get(dims)     # unknown sizes share one Dimension, so tuples of them compare by identity
+    if shape is None:
+        shape = _make(TensorShape, dims)
+        if len(_SHARED) < _MAX_SHARED:
+            _SHARED[dims] = shape
+    return shape
+
+
+_BY_SIZES = {}    # tuple of sizes as given (ints, None) -> its one TensorShape
+
+
+def _from_sizes(sizes, kind):
+    """``TensorShape([2, None])``, found by the sizes themselves: hashing ints and None is cheap, hashing
+    Dimensions calls Python code per size. Sizes equal as Python values give equal shapes, so any match is
+    right; an unhashable size falls through to ``_dims_of``, which says what is wrong with it."""
+    key = sizes if kind is tuple else tuple(sizes)
+    try:
+        shape = _BY_SIZES.get(key)
+    except TypeError:
+        return _shared(_dims_of(sizes))
+    if shape is None:
+        shape = _shared(_dims_of(key))
+        if len(_BY_SIZES) < _MAX_SHARED:
+            _BY_SIZES[key] = shape
+    return shape
+
+
+def _make(cls, dims):
+    shape = object.__new__(cls)
+    shape._dims = dims
+    # asked of most shapes at least once (gradients, shape rules): known once, shapes being immutable
+    shape._fully_defined = dims is not None and all(d._value is not None for d in dims)
+    return shape
 
 
 _BY_TUPLE = {}

@@ -13,7 +13,7 @@ from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
-from graphlab.ops.registry import (NOT_DIFFERENTIABLE, build_op, constant, convert_to_tensor,
+from graphlab.ops.registry import (NOT_DIFFERENTIABLE, build_op, const_value, constant, convert_to_tensor,
                                    register_op, same_as_input)
 
 # ---------------------------------------------------------------------------------------------- Const
@@ -236,7 +236,6 @@ def _math():
 
 
 def _known(tensor):
-    from graphlab.ops.registry import const_value
     return const_value(tensor)
 
 
@@ -301,6 +300,15 @@ def _axis_attr(value, rank, what="axis"):
 
 
 # --------------------------------------------------------------------------------------------- Reshape
+def _product(sizes):
+    """``int(np.prod(sizes))`` of a short list of Python ints, without numpy's call overhead (a few us, and
+    a shape rule runs per Reshape built); numpy's own (int64) product where the exact one would not fit."""
+    product = 1
+    for d in sizes:
+        product *= d
+    return product if -2 ** 62 < product < 2 ** 62 else int(np.prod(sizes))
+
+
 def _reshape_outputs(op):
     x, shape = op._inputs
     if shape._shape.ndims not in (None, 1):
@@ -312,7 +320,7 @@ def _reshape_outputs(op):
         raise ValueError("Cannot infer multiple unknown dimensions in shape %s" % target)
     n = x._shape.num_elements() if x._shape.ndims is not None and x._shape.is_fully_defined() else None
     known = [d for d in target if d is not None and d != -1]
-    product = int(np.prod(known)) if known else 1
+    product = _product(known)
     if -1 in target:
         i = target.index(-1)
         if n is not None and None not in target:
@@ -329,9 +337,9 @@ def _reshape_outputs(op):
         target[target.index(None)] = n // product     # TF: one unknown size follows from the input's
     elif n is None and x._shape.ndims is not None and None not in target:
         inner = [d for d in x._shape.as_list() if d is not None]
-        if inner and product and product % int(np.prod(inner)):
+        if inner and product and product % _product(inner):
             raise ValueError("Dimension size must be evenly divisible by %d but is %d" % (
-                int(np.prod(inner)), product))
+                _product(inner), product))
     return [(_dtype_of(op), tensor_shape.TensorShape(target))]
 
 
@@ -388,6 +396,9 @@ _FOLDABLE = {"ConcatV2", "Range", "Pack", "AddV2", "Sub", "Mul", "StridedSlice",
              "Reshape", "Cast", "Identity", "FloorMod", "Fill"}
 
 
+_FoldContext = collections.namedtuple("FoldContext", "op attrs state session")   # what a kernel reads
+
+
 def _folded(tensor, depth=6):
     """The value of a small all-constant subgraph of shape arithmetic, computed by its kernels at build time
     (TF's shape inference evaluates such subgraphs too, e.g. a gradient's permutation made of Ranges), or
@@ -400,7 +411,7 @@ def _folded(tensor, depth=6):
     args = [_folded(t, depth - 1) for t in op._inputs]
     if any(a is None for a in args):
         return None
-    ctx = collections.namedtuple("FoldContext", "op attrs state session")(op, op._attrs, {}, None)
+    ctx = _FoldContext(op, op._attrs, {}, None)
     try:
         out = registry.get_opdef(op._type).kernel(ctx, *[np.asarray(a) for a in args])
     except Exception:   # an error is the kernel's to report at run time

@@ -76,18 +76,24 @@ NotDifferentiable = NoGradient = no_gradient
 def gradient_function(op):
     """The rule ``tf.gradients`` calls for ``op``: (found, rule). ``found`` is False when nothing is
     registered under the op's gradient name; ``rule`` None means no gradient flows through the op."""
+    return gradient_rule(op)[:2]
+
+
+def gradient_rule(op):
+    """``gradient_function(op)`` and whether the rule came through ``tf.RegisterGradient`` (or
+    ``tf.custom_gradient``), so may be user code, rather than from graphlab's own registry."""
     name = op._attrs.get("_gradient_op_type") or op._type
     if isinstance(name, bytes):
         name = name.decode("utf-8")
     if name in _GRADIENTS:
-        return True, _GRADIENTS[name][0]
+        return True, _GRADIENTS[name][0], True
     try:
         rule = registry.get_opdef(name).grad
     except KeyError:
-        return False, None
+        return False, None, False
     if rule is None:
-        return False, None
-    return True, (None if rule is NOT_DIFFERENTIABLE else rule)
+        return False, None, False
+    return True, (None if rule is NOT_DIFFERENTIABLE else rule), False
 
 
 def is_differentiable(op):

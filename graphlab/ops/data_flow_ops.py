@@ -6,6 +6,8 @@ The kernels block as TF's do: a dequeue waits for enough elements, for ``close``
 or for the run's deadline (``DeadlineExceededError``); an enqueue waits for room. A dequeue that fails or is
 interrupted puts back what it had taken, so nothing is lost.
 """
+import weakref
+
 import numpy as np
 
 from graphlab.framework import dtypes, random_seed, tensor_shape
@@ -66,16 +68,35 @@ def _components(queue_op):
 
 
 # ------------------------------------------------------------------------------------------ enqueue
+_ELEMENT_SHAPES = weakref.WeakKeyDictionary()     # enqueue op -> its queue's component shapes, as tuples
+
+
+def _element_shapes(op):
+    """The shapes an enqueue op's elements must fit, each a tuple of sizes (None: any size) or None (any
+    shape); None when the queue is not known. Worked out once per op: an enqueue runs once per element."""
+    shapes = _ELEMENT_SHAPES.get(op, False)
+    if shapes is False:
+        shapes = None
+        if queue_op_of(op._inputs[0]) is not None:
+            shapes = [None if s.ndims is None else tuple(s.as_list()) for s in _components(op._inputs[0]._op)[1]]
+        _ELEMENT_SHAPES[op] = shapes
+    return shapes
+
+
+def _fits(shape, wanted):
+    return wanted is None or (len(shape) == len(wanted) and all(w is None or w == d for d, w in zip(shape, wanted)))
+
+
 def _element(ctx, q, values, index=None):
     """One element, the queue's own copy, with TF's run-time shape check."""
-    shapes = _components(ctx.op._inputs[0]._op)[1] if queue_op_of(ctx.op._inputs[0]) is not None else None
+    shapes = _element_shapes(ctx.op)
     item = []
     for i, v in enumerate(values):
         strings = getattr(v, "dtype", None) == object
         v = np.array(v if index is None else v[index], dtype=object if strings else None, copy=True)
-        if shapes and not shapes[i].is_compatible_with(v.shape):
+        if shapes and not _fits(v.shape, shapes[i]):
             raise InvalidArgumentError(None, ctx.op, "Shape mismatch in tuple component %d. Expected %s, got %s"
-                                       % (i, _dims(shapes[i]), _dims(v.shape)))
+                                       % (i, _dims(_components(ctx.op._inputs[0]._op)[1][i]), _dims(v.shape)))
         item.append(v)
     return tuple(item)
 
@@ -89,11 +110,12 @@ def _put(ctx, q, item):
     with q.cond:
         if q.closed:
             raise CancelledError(None, ctx.op, "%s '%s' is closed." % (q.kind, q.name))
-        wait_for(ctx, q.cond, lambda: q.has_room() or q.cancelled)
+        if not q.has_room():
+            wait_for(ctx, q.writers, lambda: q.has_room() or q.cancelled)
         if q.cancelled:
             raise CancelledError(None, ctx.op, "Enqueue operation was cancelled")
         q.put(item)
-        q.cond.notify_all()
+        q.added()
 
 
 def _enqueue_kernel(ctx, q, *values):
@@ -118,18 +140,30 @@ register_op("QueueEnqueueManyV2", inputs=["handle: resource", "components: list"
 
 
 # ------------------------------------------------------------------------------------------ dequeue
+def _wait_to_read(ctx, q, need):
+    """Wait (lock held) until ``need`` elements may be dequeued or the queue is closed; the enqueues wake
+    this dequeue only once that many are there (queue_state.FIFOState.added)."""
+    if q.available() >= need or q.closed:
+        return
+    q.reader_needs.append(need)
+    q.removed(0)          # enqueues held back by removed() fill the free places now
+    try:
+        wait_for(ctx, q.readers, lambda: q.available() >= need or q.closed)
+    finally:
+        q.reader_needs.remove(need)
+
+
 def _take(ctx, q, n, up_to=False):
     """n elements (fewer for dequeue_up_to on a closed queue), waiting as TF does."""
-    taken = []
+    taken, told = [], 0           # told: how many of the taken places the enqueues were told about
     try:
         with q.cond:
             whole = q.capacity <= 0 or n <= q.capacity
             # all at once when the queue can hold n: two concurrent dequeue_many then never split the elements
-            wait_for(ctx, q.cond, lambda: q.available() >= (n if whole else 1) or q.closed)
+            _wait_to_read(ctx, q, n if whole else 1)
             while len(taken) < n:
                 if q.available():
                     taken.append(q.take())
-                    q.cond.notify_all()
                     continue
                 if q.closed:
                     if up_to and taken:
@@ -137,12 +171,15 @@ def _take(ctx, q, n, up_to=False):
                     raise OutOfRangeError(None, ctx.op, "%s '%s' is closed and has insufficient elements "
                                           "(requested %d, current size %d)" % (q.kind, q.name, n,
                                                                                len(q) + len(taken)))
-                wait_for(ctx, q.cond, lambda: q.available() or q.closed)
+                q.removed(len(taken) - told)        # room for the enqueues this dequeue now waits for
+                told = len(taken)
+                _wait_to_read(ctx, q, 1)
+            q.removed(len(taken) - told)
     except BaseException:      # closed, timed out, cancelled or interrupted: nothing is lost
         if taken:
             with q.cond:
                 q.put_back(taken)
-                q.cond.notify_all()
+                q.added()
         raise
     return taken
 
@@ -206,7 +243,7 @@ def _close_kernel(ctx, q):
         q.closed = True
         if ctx.attrs.get("cancel_pending_enqueues"):
             q.cancelled = True
-        q.cond.notify_all()
+        q.wake_all()
 
 
 register_op("QueueSizeV2", inputs=["handle: resource"], outputs=lambda op: [(dtypes.int32, tensor_shape.SCALAR)],

@@ -110,7 +110,7 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
     op = build_op("Print", [input_, list(data)],
                   attrs={"message": message or "", "first_n": -1 if first_n is None else first_n,
                          "summarize": 3 if summarize is None else summarize}, name=name)
-    op._attrs["U"] = list(op._attrs["Tlist"])     # TF's name for the data types, written to GraphDefs
+    op._own_attrs()["U"] = list(op._attrs["Tlist"])     # TF's name for the data types, written to GraphDefs
     return op.outputs[0]
 
 

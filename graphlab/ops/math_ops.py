@@ -144,8 +144,14 @@ def subtract(x, y, name=None):
 def _fully_equal(*tensors):
     """TF's _ShapesFullySpecifiedAndEqual: every static shape fully known and the same."""
     first = tensors[0].shape
-    return first.is_fully_defined() and all(t.shape.is_fully_defined() and t.shape.as_list() == first.as_list()
-                                            for t in tensors[1:])
+    if not first.is_fully_defined():
+        return False
+    for t in tensors[1:]:
+        shape = t.shape
+        # equal shapes are mostly one shared object (tensor_shape.TensorShape); else compare the sizes
+        if shape is not first and not (shape.is_fully_defined() and shape.as_list() == first.as_list()):
+            return False
+    return True
 
 
 def _mul_grad(op, grad):

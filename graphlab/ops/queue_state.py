@@ -1,5 +1,7 @@
-"""The session-side state of TF's queues: items, capacity, closed flag, and one Condition that blocking
-kernels wait on (graphlab/runtime/waiting.py). Each kind keeps TF's order: first in first out, uniformly
+"""The session-side state of TF's queues: items, capacity, closed flag, and the Conditions (one lock) that
+blocking kernels wait on (graphlab/runtime/waiting.py): dequeues on ``readers``, enqueues on ``writers``,
+so an enqueue wakes a dequeue only once enough elements wait for it, and a dequeue wakes as many enqueues
+as it freed places. Each kind keeps TF's order: first in first out, uniformly
 random once more than ``min_after_dequeue`` items wait (RandomShuffleQueue), lowest int64 priority first
 (PriorityQueue). An element is a tuple of numpy arrays, one per component.
 """
@@ -21,7 +23,13 @@ class FIFOState:
         self.capacity = capacity
         self.closed = False
         self.cancelled = False             # closed with cancel_pending_enqueues
-        self.cond = threading.Condition()
+        lock = threading.Lock()            # held (``with q.cond``) while the state is looked at or changed
+        self.cond = threading.Condition(lock)
+        self.readers = threading.Condition(lock)
+        self.writers = threading.Condition(lock)
+        self.reader_needs = []             # how many elements each waiting dequeue needs
+        self.freed = 0                     # places freed since the waiting enqueues were last woken
+        self.wake_after = max(1, capacity // 8)
         self.items = collections.deque()
 
     def __len__(self):
@@ -39,6 +47,27 @@ class FIFOState:
 
     def take(self):
         return self.items.popleft()
+
+    def added(self):
+        """After elements came in (lock held): wake the waiting dequeues, if one of them can now proceed."""
+        needs = self.reader_needs
+        if needs and self.available() >= min(needs):
+            self.readers.notify_all()
+
+    def removed(self, count):
+        """After ``count`` elements left (lock held): wake as many waiting enqueues, one place each, once
+        an eighth of the capacity is free or a dequeue waits (an enqueue_many woken fills every free place:
+        one wake-up per few elements instead of one each; a wait also looks again every
+        waiting.SLICE_SECONDS, so nothing can stay blocked on a wake-up held back)."""
+        self.freed += count
+        if self.freed and (self.freed >= self.wake_after or self.reader_needs):
+            self.writers.notify(self.freed)
+            self.freed = 0
+
+    def wake_all(self):
+        """Closed or cancelled (lock held): every waiter looks again."""
+        self.readers.notify_all()
+        self.writers.notify_all()
 
     def put_back(self, items):
         """Elements a failed dequeue had taken go back where they were: nothing is lost."""
@@ -64,7 +93,7 @@ class RandomShuffleState(FIFOState):
         return max(0, len(self.items) - self.min_after_dequeue)
 
     def take(self):
-        index = int(self.words.take(1)[0]) % len(self.items)
+        index = self.words.word() % len(self.items)
         items = self.items
         items[index], items[-1] = items[-1], items[index]
         return items.pop()

@@ -10,7 +10,9 @@ Input specs read ``name: T`` (type shared through attr T), ``name: int32`` (fixe
 (own type attr with a default for Python values), ``name: N*T`` (a list of N tensors of type T),
 ``name: list`` (a list of tensors of any types, attr Tlist) and ``name: Ref(T)`` (a variable's handle).
 """
+import math
 import numbers
+import types
 
 import numpy as np
 
@@ -154,14 +156,21 @@ def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, contr
     try:
         if capture is not None:
             inputs = capture(inputs)
-        attrs = dict(attrs) if attrs else {}
-        if not inputs and not opdef.inputs:
-            flat = ()
-        elif all_tensors or graph is graph_mod.get_default_graph():
-            flat = _convert_inputs(opdef, inputs, attrs, graph)
-        else:      # the tensors' graph is not the default one: their constants go where the op goes, as TF
-            with graph.as_default():
+        if not attrs and all_tensors and opdef.shared_type_attr is not None and len(inputs) == len(opdef.inputs):
+            flat, attrs = _plain_inputs(opdef, inputs)     # the commonest op: tensors of one type, attr T only
+        else:
+            flat = None
+        if flat is None:
+            if type(attrs) is not types.MappingProxyType or opdef.inputs:   # shared already: an input-less
+                attrs = dict(attrs) if attrs else {}                         # op's attrs are final as given
+            if not inputs and not opdef.inputs:
+                flat = ()
+            elif all_tensors or graph is graph_mod.get_default_graph():
                 flat = _convert_inputs(opdef, inputs, attrs, graph)
+            else:  # the tensors' graph is not the default one: their constants go where the op goes, as TF
+                with graph.as_default():
+                    flat = _convert_inputs(opdef, inputs, attrs, graph)
+            attrs = shared_attrs(op_type, attrs)
         op = graph._add_op(op_type, op_name, flat, attrs, control_inputs)
     finally:
         graph._name_stack = saved_stack
@@ -191,6 +200,39 @@ def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, contr
         finally:
             graph._name_stack = saved_stack
     return op
+
+
+_SHARED_ATTRS = {}          # op type -> [(types of the values, one read-only mapping of attrs)]
+_ATOMIC_ATTR_TYPES = frozenset([dtypes.DType, bool, int, str, bytes, type(None)])
+_MAX_SHARED_ATTRS = 16      # per op type (a loop's frame name, seeds, messages: kept few, as each is compared)
+
+
+def shared_attrs(op_type, attrs):
+    """``attrs`` as one read-only mapping shared by every op of ``op_type`` with exactly these attrs (a
+    Shape's {T: float32, out_type: int32}, a Sum's {T, Tidx, keep_dims}), when all values are plain
+    (dtypes, bools, ints, strings); else ``attrs`` itself.
+
+    An attrs dict holding a dtype is one more object per op for Python's garbage collector to walk, over and
+    over while a big graph is built; shared, it is none. The mapping is read-only so that no op changes
+    another's attrs by accident: ``Operation._own_attrs`` gives an op its own copy to change. Equal attrs
+    must also have values of the same types (True == 1, but a bool attr is not an int attr)."""
+    if type(attrs) is types.MappingProxyType:     # shared already (a number's Const)
+        return attrs
+    kinds = tuple(map(type, attrs.values()))
+    candidates = _SHARED_ATTRS.get(op_type)
+    if candidates is not None:
+        for shared_kinds, shared in candidates:
+            if shared_kinds == kinds and shared == attrs:
+                return shared
+    if not _ATOMIC_ATTR_TYPES.issuperset(kinds):
+        return attrs
+    if candidates is None:
+        candidates = _SHARED_ATTRS[op_type] = []
+    elif len(candidates) >= _MAX_SHARED_ATTRS:
+        return attrs
+    shared = types.MappingProxyType(dict(attrs))
+    candidates.append((kinds, shared))
+    return shared
 
 
 class ShapeError(ValueError):
@@ -266,6 +308,24 @@ def _graph_for(inputs):
     return graph if graph is not None else graph_mod.get_default_graph()
 
 
+_TYPE_ATTRS = {}    # (op type, dtype number) -> the shared attrs {T: dtype} of a plain op
+
+
+def _plain_inputs(opdef, inputs):
+    """(inputs as a list, their shared {T: dtype} attrs) when ``inputs`` (all Tensors) have one base dtype, as
+    a plain op (``opdef.shared_type_attr``) wants; (None, None) otherwise. The shared mapping is looked up
+    by the dtype's number: a dict keyed by the dtype itself would call its Python ``__hash__``."""
+    base = inputs[0]._dtype.base_dtype
+    for t in inputs:
+        if t._dtype.base_dtype is not base:
+            return None, None
+    key = (opdef.type, base._enum)
+    attrs = _TYPE_ATTRS.get(key)
+    if attrs is None:
+        attrs = _TYPE_ATTRS[key] = types.MappingProxyType({opdef.shared_type_attr: base})
+    return list(inputs), attrs
+
+
 def _convert_inputs(opdef, inputs, attrs, graph):
     """The op's inputs as a flat list of tensors, with its type attrs filled (build_op passes an input-less
     op's shared empty tuple without calling this)."""
@@ -338,7 +398,7 @@ def _convert_one(opdef, arg, value, attrs, first_of_list, const_name=None):
     if want is None:
         if arg.type_attr is not None:
             attrs[arg.type_attr] = base
-    elif base != want.base_dtype:
+    elif base is not want.base_dtype and base != want.base_dtype:   # the same dtype object: equal, at once
         if arg.fixed is not None:
             raise TypeError("Input '%s' of '%s' Op has type %s that does not match expected type of %s." %
                             (arg.name, opdef.type, base.name, want.name))
@@ -513,6 +573,62 @@ def _dimension_sizes(value):
     return value
 
 
+_NUMBER_CONSTS = {}    # (Python type, number, dtype) -> a Const's attrs, shared by every Const of it
+
+
+def _number_const_attrs(value, kind, dtype):
+    """The attrs of a Const holding the Python number ``value`` (as ``dtype``, or TF's default for it), one
+    read-only mapping and one read-only array for every Const of that number: ``x = x + 1`` in a loop makes
+    thousands of Consts of 1.0, each otherwise an array and an attrs dict of its own (the dict one more
+    object for the garbage collector to walk). None when the general path must decide."""
+    key = (kind, value, dtype, math.copysign(1.0, value) if kind is float else 0)   # 0.0 and -0.0 apart
+    attrs = _NUMBER_CONSTS.get(key)
+    if attrs is None:
+        arr = _python_number(value, kind, dtype)
+        if arr is None:
+            return None
+        arr.setflags(write=False)
+        arr = arr.view()    # a view of a read-only array cannot be made writable again: no one can change it
+        attrs = types.MappingProxyType({"value": arr, "dtype": dtypes._BY_NUMPY[arr.dtype] if dtype is None
+                                        else dtype})
+        if value == value and len(_NUMBER_CONSTS) < _MAX_NUMBER_CONSTS:   # NaN is never found again
+            _NUMBER_CONSTS[key] = attrs
+    return attrs
+
+
+_INT_LIST_CONSTS = {}   # (tuple of ints, dtype) -> a Const's attrs, shared by every Const of it
+
+
+def _int_list_const_attrs(value, dtype):
+    """The attrs of a Const holding a short list of Python ints (a reduction's axes, a reshape's target
+    shape: a gradient builds one per op it differentiates), shared as ``_number_const_attrs`` shares a
+    number's; int32 unless a value needs int64, as ``to_numpy``. None when the general path must decide
+    (other element or requested types, values out of range)."""
+    for v in value:
+        if type(v) is not int:
+            return None
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype).base_dtype
+        if dtype is not dtypes.int32 and dtype is not dtypes.int64:
+            return None
+    key = (tuple(value), dtype)
+    attrs = _INT_LIST_CONSTS.get(key)
+    if attrs is None:
+        low, high = min(value), max(value)
+        fits32 = _INT32_RANGE[0] <= low and high <= _INT32_RANGE[1]
+        if dtype is None:
+            dtype = dtypes.int32 if fits32 else dtypes.int64
+        if not (fits32 or dtype is dtypes.int64 and -2 ** 63 <= low and high < 2 ** 63):
+            return None
+        arr = np.array(value, dtype=dtype.as_numpy_dtype)
+        arr.setflags(write=False)
+        attrs = types.MappingProxyType({"value": arr.view(), "dtype": dtype})
+        if len(_INT_LIST_CONSTS) < _MAX_NUMBER_CONSTS:
+            _INT_LIST_CONSTS[key] = attrs
+    return attrs
+
+
+_MAX_NUMBER_CONSTS = 4096
 _INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
 
 
@@ -561,11 +677,13 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     if (kind is float or kind is int) and shape is None:   # ``x + 1``'s constant, without the general path
         if dtype is not None:
             dtype = dtypes.as_dtype(dtype).base_dtype
-        arr = _python_number(value, kind, dtype)
-        if arr is not None:
-            arr.setflags(write=False)
-            dt = dtypes._BY_NUMPY[arr.dtype] if dtype is None else dtype
-            return build_op("Const", (), attrs={"value": arr, "dtype": dt}, name=name)._outputs[0]
+        attrs = _number_const_attrs(value, kind, dtype)
+        if attrs is not None:
+            return build_op("Const", (), attrs=attrs, name=name)._outputs[0]
+    elif (kind is list or kind is tuple) and shape is None and 0 < len(value) <= 16:   # axes, shapes
+        attrs = _int_list_const_attrs(value, dtype)
+        if attrs is not None:
+            return build_op("Const", (), attrs=attrs, name=name)._outputs[0]
     arr = to_numpy(value, dtype)
     if shape is not None:
         shape = [int(d) for d in tensor_shape.as_shape(shape).as_list()]

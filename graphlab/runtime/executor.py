@@ -26,7 +26,8 @@ class KernelContext:
 
     def __init__(self, op, session):
         self.op = op
-        self.attrs = op._attrs
+        attrs = op._attrs   # a plain dict for kernels, also where ops share a read-only mapping
+        self.attrs = attrs if type(attrs) is dict else dict(attrs)
         self.session = session
         self.state = session._state
 

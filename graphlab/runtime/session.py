@@ -11,6 +11,7 @@ import numpy as np
 
 from graphlab.framework import errors, graph as graph_mod, nest
 from graphlab.framework.indexed_slices import IndexedSlices
+from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
 from graphlab.runtime import fetches as fetches_mod, numpy_errors, pruning, threads
 from graphlab.runtime.executor import Plan
@@ -118,6 +119,8 @@ class BaseSession:
         if not graph._ops:       # TF checks this before it looks at the fetches
             raise RuntimeError("The Session graph is empty. Add operations to the graph before calling run().")
         if isinstance(fetches, Tensor) and fetches._op._graph is graph:
+            elements, rebuild = [fetches], _first
+        elif type(fetches) is Operation and fetches._graph is graph:   # a queue runner's enqueue, a train op
             elements, rebuild = [fetches], _first
         else:
             elements, rebuild = fetches_mod.flatten_fetches(graph, fetches)

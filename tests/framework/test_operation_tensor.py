@@ -105,6 +105,24 @@ def test_operator_ops_and_their_constants_point_at_the_line_using_the_operator()
                if op.name.startswith("mean_squared_error/"))
     assert z.op.source_line is not None and loss.op.source_line is not None
 
+
+def _doubled_gradient(op, grad):
+    return grad * 2.0  # user-rule
+
+
+def test_gradient_ops_point_at_the_gradients_call_and_a_users_rule_at_its_own_line():
+    x = tf.placeholder(tf.float32, [], name="x")
+    with tf.get_default_graph().gradient_override_map({"Identity": "DoubledForLineTest"}):
+        y = tf.identity(tf.square(x))
+    tf.RegisterGradient("DoubledForLineTest")(_doubled_gradient)
+    tf.gradients(y, x)  # gradients-line
+    ops = tf.get_default_graph().get_operations()
+    grad_ops = [op for op in ops if op.name.startswith("gradients/")]
+    user_ops = [op for op in grad_ops if op.name.startswith("gradients/Identity_grad/")]
+    assert user_ops and all(op.source_line.lineno == _line_of("user-rule") for op in user_ops)
+    assert all(op.source_line.lineno == _line_of("gradients-line") for op in grad_ops if op not in user_ops)
+
+
 def test_operator_overloads_build_named_ops():
     x = tf.constant([[1.0, 2.0], [3.0, 4.0]], name="x")
     ops = {"add": x + 1.0, "mul": x * 2.0}
