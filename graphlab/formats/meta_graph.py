@@ -24,6 +24,10 @@ VARIABLE_COLLECTIONS = ("variables", "trainable_variables", "local_variables", "
                         "moving_average_variables", "global_step", "metric_variables")
 
 
+# The collection whose QueueRunners are stored as serialized QueueRunnerDef protos (TF's registered key).
+QUEUE_RUNNERS = "queue_runners"
+
+
 def _graph_mod():
     from graphlab.framework import graph as graph_mod
     return graph_mod
@@ -45,6 +49,7 @@ def _collection_def(key, items, export_scope):
     from graphlab.framework.tensor import Tensor
     from graphlab.variables import Variable
     from graphlab.ops.control_flow_context import ControlFlowContext
+    from graphlab.train.queue_runner import QueueRunner
     cd = meta_graph_pb2.CollectionDef()
     if not items:
         return None
@@ -52,10 +57,15 @@ def _collection_def(key, items, export_scope):
         from graphlab.ops import control_flow_protos
         protos = [control_flow_protos.to_proto(c, export_scope) for c in items]
         cd.bytes_list.value.extend(p.SerializeToString() for p in protos if p is not None)
+    elif key == QUEUE_RUNNERS and all(isinstance(x, QueueRunner) for x in items):
+        protos = [qr.to_proto(export_scope) for qr in items]
+        cd.bytes_list.value.extend(p.SerializeToString() for p in protos if p is not None)
     elif key in VARIABLE_COLLECTIONS and all(isinstance(x, Variable) for x in items):
         cd.bytes_list.value.extend(graph_io.variable_to_proto(v, export_scope).SerializeToString() for v in items)
     elif all(isinstance(x, (Operation, Tensor, Variable)) for x in items):
-        cd.node_list.value.extend(_unscoped(x.name, export_scope) for x in items)
+        # as TF: with an export scope, only what lies below it
+        cd.node_list.value.extend(_unscoped(x.name, export_scope) for x in items
+                                  if not export_scope or x.name.startswith(export_scope))
     elif all(isinstance(x, bool) for x in items):
         return None
     elif all(isinstance(x, int) for x in items):
@@ -152,6 +162,13 @@ def _restore_collections(graph, mgd, import_scope, source):
                     v = existing.get(name) or Variable(variable_def=_VariableDefView(vd), import_scope=import_scope)
                     existing[name] = v
                     graph.add_to_collection(key, v)
+            elif kind == "bytes_list" and key == QUEUE_RUNNERS:
+                from graphlab.formats.protos import queue_runner_pb2
+                from graphlab.train.queue_runner import QueueRunner
+                for raw in cd.bytes_list.value:
+                    proto = graph_io.parse_message(queue_runner_pb2.QueueRunnerDef, raw,
+                                                   "%s (collection %r)" % (source, key))
+                    graph.add_to_collection(key, QueueRunner(queue_runner_def=proto, import_scope=import_scope))
             elif kind == "bytes_list" and key in _CONTEXT_PROTOS:
                 from graphlab.ops import control_flow_protos
                 for raw in cd.bytes_list.value:

@@ -44,7 +44,7 @@ class OpError(Exception):
 def _make(name, code, doc):
     def __init__(self, node_def, op, message, *args):
         OpError.__init__(self, node_def, op, message, code)
-    return type(name, (OpError,), {"__init__": __init__, "__doc__": doc})
+    return type(name, (OpError,), {"__init__": __init__, "__doc__": doc, "_code": code})
 
 
 CancelledError = _make("CancelledError", CANCELLED, "The operation was cancelled.")
@@ -65,6 +65,28 @@ InternalError = _make("InternalError", INTERNAL, "An internal invariant broke.")
 UnavailableError = _make("UnavailableError", UNAVAILABLE, "The runtime is unavailable.")
 DataLossError = _make("DataLossError", DATA_LOSS, "Unrecoverable data loss or corruption, e.g. a bad file.")
 UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED, "Not authenticated.")
+
+
+_CLASS_OF_CODE = {cls._code: cls for cls in (
+    CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError, AlreadyExistsError,
+    PermissionDeniedError, ResourceExhaustedError, FailedPreconditionError, AbortedError, OutOfRangeError,
+    UnimplementedError, InternalError, UnavailableError, DataLossError, UnauthenticatedError)}
+
+
+def exception_type_from_error_code(error_code):
+    """``tf.errors.exception_type_from_error_code``: the OpError class of a code (KeyError for others)."""
+    return _CLASS_OF_CODE[error_code]
+
+
+def error_code_from_exception_type(cls):
+    """``tf.errors.error_code_from_exception_type``: the code of an OpError class; TF warns and answers
+    UNKNOWN for any other class."""
+    code = getattr(cls, "_code", None)
+    if code is None or _CLASS_OF_CODE.get(code) is not cls:
+        import warnings
+        warnings.warn("Unknown class exception")
+        return UNKNOWN
+    return code
 
 
 class InaccessibleTensorError(ValueError):

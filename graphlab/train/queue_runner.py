@@ -22,15 +22,20 @@ class QueueRunner:
     def __init__(self, queue=None, enqueue_ops=None, close_op=None, cancel_op=None,
                  queue_closed_exception_types=None, queue_runner_def=None, import_scope=None):
         if queue_runner_def is not None:
-            raise NotImplementedError("QueueRunner from a QueueRunnerDef is not supported by graphlab.")
-        if not queue or not enqueue_ops:
-            raise ValueError("Must provide queue and enqueue_ops.")
-        self._queue = queue
-        self._enqueue_ops = list(enqueue_ops)
-        self._close_op = close_op if close_op is not None else queue.close()
-        self._cancel_op = cancel_op if cancel_op is not None else queue.close(cancel_pending_enqueues=True)
-        self._queue_closed_exception_types = tuple(
-            queue_closed_exception_types or (errors.OutOfRangeError, errors.CancelledError))
+            if queue or enqueue_ops:
+                raise ValueError("queue_runner_def and queue are mutually exclusive.")
+            self._init_from_proto(queue_runner_def, import_scope)
+        else:
+            if not queue or not enqueue_ops:
+                raise ValueError("Must provide queue and enqueue_ops.")
+            self._queue = queue
+            self._enqueue_ops = list(enqueue_ops)
+            self._close_op = close_op if close_op is not None else queue.close()
+            self._cancel_op = cancel_op if cancel_op is not None else queue.close(cancel_pending_enqueues=True)
+            # what a meta graph records: TF's default (OutOfRangeError) unless the user chose
+            self._declared_exception_types = tuple(queue_closed_exception_types or (errors.OutOfRangeError,))
+            self._queue_closed_exception_types = tuple(
+                queue_closed_exception_types or (errors.OutOfRangeError, errors.CancelledError))
         self._lock = threading.Lock()
         self._runs_per_session = weakref.WeakKeyDictionary()
         self._exceptions_raised = []
@@ -45,6 +50,50 @@ class QueueRunner:
     @property
     def name(self):
         return self._queue.name
+
+    @property
+    def _queue_op(self):
+        """The queue's op: a queue object's, or the op itself for a runner read from a meta graph (there TF
+        gives ``queue`` as the Operation)."""
+        ref = getattr(self._queue, "queue_ref", None)
+        return ref.op if ref is not None else self._queue
+
+    def _init_from_proto(self, queue_runner_def, import_scope):
+        """A runner rebuilt from a meta graph's QueueRunnerDef: its ops looked up by name in the default graph
+        (below ``import_scope``), as TF's QueueRunner(queue_runner_def=...)."""
+        graph = graph_mod.get_default_graph()
+
+        def element(name):
+            return graph.as_graph_element("%s/%s" % (import_scope, name) if import_scope else name)
+        self._queue = element(queue_runner_def.queue_name)
+        self._enqueue_ops = [element(name) for name in queue_runner_def.enqueue_op_name]
+        self._close_op = element(queue_runner_def.close_op_name)
+        self._cancel_op = element(queue_runner_def.cancel_op_name)
+        codes = list(queue_runner_def.queue_closed_exception_types)
+        self._declared_exception_types = tuple(errors.exception_type_from_error_code(c) for c in codes) or (
+            errors.OutOfRangeError,)      # TF's rule for QueueRunnerDefs written before the field existed
+        self._queue_closed_exception_types = self._declared_exception_types
+
+    def to_proto(self, export_scope=None):
+        """This runner as a QueueRunnerDef (names relative to ``export_scope``), or None when its queue is
+        outside that scope."""
+        from graphlab.formats.protos import queue_runner_pb2
+        if export_scope and not self._queue.name.startswith(export_scope):
+            return None
+
+        def strip(name):
+            return name[len(export_scope) + 1:] if export_scope and name.startswith(export_scope + "/") else name
+        proto = queue_runner_pb2.QueueRunnerDef(queue_name=strip(self._queue.name),
+                                                close_op_name=strip(self._close_op.name),
+                                                cancel_op_name=strip(self._cancel_op.name))
+        proto.enqueue_op_name.extend(strip(op.name) for op in self._enqueue_ops)
+        proto.queue_closed_exception_types.extend(
+            errors.error_code_from_exception_type(cls) for cls in self._declared_exception_types)
+        return proto
+
+    @staticmethod
+    def from_proto(queue_runner_def, import_scope=None):
+        return QueueRunner(queue_runner_def=queue_runner_def, import_scope=import_scope)
 
     def _run(self, sess, enqueue_op, coord):
         decremented = False
@@ -135,7 +184,7 @@ def waiting_on(session, op):
     if queue_op is None:
         return None
     runners = [qr for qr in session.graph.get_collection(GraphKeys.QUEUE_RUNNERS)
-               if qr.queue.queue_ref.op is queue_op]
+               if qr._queue_op is queue_op]
     with _THREADS_LOCK:
         started = list(_THREADS.get(session, ()))
     live = [qr.name for qr, t in started if t.is_alive() and qr in runners]

@@ -56,7 +56,7 @@ def queue_runner_threads(node):
     if op is None or node.type not in QUEUE_TYPES:
         return 0
     return sum(len(qr.enqueue_ops) for qr in op.graph.get_collection("queue_runners")
-               if qr.queue.queue_ref.op is op)
+               if qr._queue_op is op)
 
 
 def node_attrs(unit, overlay, show_shapes):
