@@ -78,9 +78,6 @@ OMISSIONS = {
         ("Checkpoint CheckpointManager CheckpointOptions", _TF2_CKPT),
         ("sdca_fprint sdca_optimizer sdca_shrink_l1", _SDCA),
         ("do_quantize_training_on_graphdef", _QUANT),
-        ("Supervisor", "TF1's Supervisor (deprecated for MonitoredTrainingSession) is not implemented: use "
-                       "tf.train.MonitoredTrainingSession(checkpoint_dir=...), or a tf.Session with "
-                       "tf.train.Saver and tf.train.start_queue_runners"),
     ],
     "tf.saved_model": [
         ("save load_v2 SaveOptions Asset", _TF2_SAVEDMODEL),

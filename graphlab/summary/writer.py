@@ -43,6 +43,13 @@ class FileWriter:
             meta = export_meta_graph(graph=graph, graph_def=graph_def)
             self._event(global_step, meta_graph_def=meta.SerializeToString())
 
+    def add_meta_graph(self, meta_graph_def, global_step=None):
+        """A MetaGraphDef event on its own (TF's Supervisor writes one carrying its Saver's SaverDef)."""
+        from graphlab.formats.protos import meta_graph_pb2
+        if not isinstance(meta_graph_def, meta_graph_pb2.MetaGraphDef):
+            raise TypeError("meta_graph_def must be type MetaGraphDef, saw type: %s" % type(meta_graph_def))
+        self._event(global_step, meta_graph_def=meta_graph_def.SerializeToString())
+
     def add_summary(self, summary, global_step=None):
         """A Summary proto, or the serialized bytes a summary op returned from Session.run."""
         if isinstance(summary, (bytes, bytearray)):

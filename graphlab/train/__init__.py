@@ -47,6 +47,7 @@ from graphlab.train.training_extras import (LooperThread, VocabInfo, checkpoints
                                             init_from_checkpoint, maybe_batch_join,
                                             maybe_shuffle_batch_join, noisy_linear_cosine_decay, remove_checkpoint,
                                             warm_start)
+from graphlab.train.supervisor import Supervisor  # noqa: E402
 
 from graphlab import omissions as _omissions  # noqa: E402
 _omissions.install(globals(), "tf.train")
