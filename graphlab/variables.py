@@ -1,5 +1,7 @@
 """``tf.Variable`` (TF1's reference variable): a VariableV2 op, an Assign op that initialises it, and an
 Identity ``read`` snapshot that other ops consume. The value itself lives in each Session."""
+import os
+
 import numpy as np
 
 from graphlab.framework import graph as graph_mod, tensor_shape
@@ -368,10 +370,12 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
         if not var_list:
             var_list = [op.outputs[0] for op in graph.get_operations() if op.type == "VariableV2"]
     with graph.name_scope(name):
-        if not var_list:
-            from graphlab.ops.registry import constant
-            return constant(np.array([], dtype=object), dtype="string")
         init_vars = [state_ops.is_variable_initialized(v) for v in var_list]
-        mask = math_ops.logical_not(array_ops.stack(init_vars))
-        names = convert_to_tensor([v.op.name for v in var_list])
-        return arr.boolean_mask(names, mask)
+        # TF builds the report on the CPU (or the device its environment variable names)
+        with graph.device(os.environ.get("TF_DEVICE_FOR_UNINITIALIZED_VARIABLE_REPORTING", "/cpu:0")):
+            if not var_list:
+                from graphlab.ops.registry import constant
+                return constant(np.array([], dtype=object), dtype="string")
+            mask = math_ops.logical_not(array_ops.stack(init_vars))
+            names = convert_to_tensor([v.op.name for v in var_list])
+            return arr.boolean_mask(names, mask)
