@@ -19,8 +19,7 @@ that differed and run on both sides (one TF subprocess) on small synthetic data;
 * tensorflow/models tutorials/rnn/ptb/ptb_word_lm.py exports its models' ops to collections (the learning
   rate Variable under "lr") and rebuilds them with export_meta_graph/import_meta_graph: TF stores a Variable
   of an unregistered collection by name and gives back its tensor; graphlab stored a VariableDef and gave
-  back the raw bytes. (graphlab still leaves the queue_runners collection out of the meta graph, and has no
-  tf.train.Supervisor: using it says so.)
+  back the raw bytes. (Its tf.train.Supervisor is compared with TF in tests/train/test_supervisor.py.)
 """
 import numpy as np
 import pytest

@@ -59,6 +59,7 @@ class PTBModel:
         loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=input_.targets, logits=logits)
         self._cost = tf.reduce_sum(tf.reduce_mean(loss, axis=0))
         self._final_state = state
+        self._train_op = None
         if not is_training:
             return
         self._lr = tf.Variable(0.0, trainable=False)
@@ -69,6 +70,32 @@ class PTBModel:
                                                    global_step=tf.train.get_or_create_global_step())
         self._new_lr = tf.placeholder(tf.float32, shape=[], name="new_learning_rate")
         self._lr_update = tf.assign(self._lr, self._new_lr)
+
+    def export_ops(self, name):
+        """ptb_word_lm's export_ops: the model's tensors into collections of its own naming."""
+        self._name = name
+        ops = {name + "/cost": self._cost}
+        if self._train_op is not None:
+            ops.update(lr=self._lr, new_lr=self._new_lr, lr_update=self._lr_update, train_op=self._train_op)
+        for key, op in ops.items():
+            tf.add_to_collection(key, op)
+        for suffix, state in (("initial", self._initial_state), ("final", self._final_state)):
+            for c, h in state:
+                tf.add_to_collection(name + "/" + suffix, c)
+                tf.add_to_collection(name + "/" + suffix, h)
+
+    def import_ops(self):
+        """ptb_word_lm's import_ops: the same tensors looked up again in the imported graph."""
+        if self._train_op is not None:
+            self._train_op = tf.get_collection_ref("train_op")[0]
+            self._lr = tf.get_collection_ref("lr")[0]
+            self._new_lr = tf.get_collection_ref("new_lr")[0]
+            self._lr_update = tf.get_collection_ref("lr_update")[0]
+        self._cost = tf.get_collection_ref(self._name + "/cost")[0]
+        for suffix in ("initial", "final"):
+            flat = tf.get_collection_ref(self._name + "/" + suffix)
+            state = tuple(tf.nn.rnn_cell.LSTMStateTuple(flat[i], flat[i + 1]) for i in range(0, len(flat), 2))
+            setattr(self, "_%s_state" % suffix, state)
 
     def assign_lr(self, session, lr_value):
         session.run(self._lr_update, feed_dict={self._new_lr: lr_value})
@@ -117,6 +144,14 @@ with tf.Graph().as_default():
         with tf.variable_scope("Model", reuse=True, initializer=initializer):
             mvalid = PTBModel(is_training=False, config=config, input_=valid_input)
         tf.summary.scalar("Validation Loss", mvalid.cost)
+    models = {"Train": m, "Valid": mvalid}
+    for name, model in models.items():
+        model.export_ops(name)
+    metagraph = tf.train.export_meta_graph()
+with tf.Graph().as_default():
+    tf.train.import_meta_graph(metagraph)
+    for model in models.values():
+        model.import_ops()
     sv = tf.train.Supervisor(logdir=save_path, save_summaries_secs=0, save_model_secs=0)
     config_proto = tf.ConfigProto(allow_soft_placement=False)
     with sv.managed_session(config=config_proto) as session:
@@ -129,4 +164,5 @@ with tf.Graph().as_default():
     out["ckpt"] = os.path.basename(tf.train.latest_checkpoint(os.path.dirname(save_path)) or "").replace(
         os.path.basename(save_path), "SAVE_PATH")
     out["files"] = sorted(f for f in os.listdir(save_path) if not f.startswith("events"))
+out["train_op"] = m.train_op.name
 print(json.dumps(out))
