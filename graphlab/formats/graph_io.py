@@ -299,7 +299,8 @@ def node_def(op, export_scope=None):
     """NodeDef of one Operation: TF op type, data inputs then "^control" inputs, TF's attrs."""
     nd = node_def_pb2.NodeDef(name=_strip(op.name, export_scope), op=op.type)
     nd.input.extend(_strip(_input_name(t), export_scope) for t in op._inputs)
-    nd.input.extend("^" + _strip(c.name, export_scope) for c in op._control_inputs)
+    # TF's GraphDef lists control inputs sorted by name, whatever order they were added in
+    nd.input.extend("^" + _strip(name, export_scope) for name in sorted(c.name for c in op._control_inputs))
     if op.device:
         nd.device = op.device
     for key, value in _exported_attrs(op):
@@ -324,7 +325,7 @@ def graph_to_graph_def(graph, add_shapes=False, export_scope=None):
         if export_scope and not op.name.startswith(export_scope + "/"):
             continue
         nd = node_def(op, export_scope)
-        if add_shapes:
+        if add_shapes and op.outputs:     # TF leaves the attr off ops without outputs
             nd.attr["_output_shapes"].CopyFrom(attr_to_proto([t.shape for t in op.outputs]))
         gd.node.append(nd)
     from graphlab.data.functions import library_proto
