@@ -295,12 +295,15 @@ def _exported_attrs(op):
         yield key, value
 
 
-def node_def(op, export_scope=None):
-    """NodeDef of one Operation: TF op type, data inputs then "^control" inputs, TF's attrs."""
+def node_def(op, export_scope=None, sort_control_inputs=False):
+    """NodeDef of one Operation: TF op type, data inputs then "^control" inputs, TF's attrs. An op's own
+    NodeDef (``op.node_def``, print(op)) keeps its control inputs in the order they were added; TF's
+    GraphDef lists them sorted by name (``sort_control_inputs``)."""
     nd = node_def_pb2.NodeDef(name=_strip(op.name, export_scope), op=op.type)
     nd.input.extend(_strip(_input_name(t), export_scope) for t in op._inputs)
-    # TF's GraphDef lists control inputs sorted by name, whatever order they were added in
-    nd.input.extend("^" + _strip(name, export_scope) for name in sorted(c.name for c in op._control_inputs))
+    controls = [c.name for c in op._control_inputs]
+    nd.input.extend("^" + _strip(name, export_scope) for name in (sorted(controls) if sort_control_inputs
+                                                                   else controls))
     if op.device:
         nd.device = op.device
     for key, value in _exported_attrs(op):
@@ -324,7 +327,7 @@ def graph_to_graph_def(graph, add_shapes=False, export_scope=None):
     for op in graph.get_operations():
         if export_scope and not op.name.startswith(export_scope + "/"):
             continue
-        nd = node_def(op, export_scope)
+        nd = node_def(op, export_scope, sort_control_inputs=True)
         if add_shapes and op.outputs:     # TF leaves the attr off ops without outputs
             nd.attr["_output_shapes"].CopyFrom(attr_to_proto([t.shape for t in op.outputs]))
         gd.node.append(nd)

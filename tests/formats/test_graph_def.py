@@ -127,3 +127,23 @@ def test_write_graph_text_and_binary(tmp_path):
 def test_node_def_of_an_op():
     c = tf.constant(1.0, name="c")
     assert c.op.node_def.name == "c" and c.op.node_def.op == "Const"
+
+
+def test_control_inputs_keep_their_order_on_the_op_and_are_sorted_in_the_graph_def():
+    """print(op) / op.node_def list control inputs as they were added; as_graph_def sorts them by name.
+    Both as TF 2.21 (compared live)."""
+    program = """
+b = tf.no_op(name="b")
+a = tf.no_op(name="a")
+with tf.control_dependencies([b, a]):
+    c = tf.no_op(name="c")
+seen = [list(c.node_def.input), [list(n.input) for n in tf.get_default_graph().as_graph_def().node
+                                 if n.name == "c"][0]]
+"""
+    from tests import tfref
+    theirs = tfref.run_tf_json(program + "print(json.dumps(seen))")
+    import graphlab
+    graphlab.reset_default_graph()
+    scope = {"tf": graphlab}
+    exec(program, scope)
+    assert scope["seen"] == theirs
