@@ -53,7 +53,8 @@ def _shape_module():
 
 
 def make_tensor_proto(value, dtype_enum=None):
-    """TensorProto for a numpy value: numbers in tensor_content (raw little-endian), strings in string_val."""
+    """TensorProto for a numpy value: several numbers in tensor_content (raw little-endian), one number (or
+    one broadcast) in its typed field, strings in string_val, as TF writes them."""
     arr = np.asarray(value)
     enum = dtype_enum if dtype_enum is not None else dtypes_map.numpy_to_enum(arr.dtype)
     if enum is None:
@@ -62,10 +63,14 @@ def make_tensor_proto(value, dtype_enum=None):
     proto.tensor_shape.SetInParent()
     for d in arr.shape:
         proto.tensor_shape.dim.add(size=int(d))
-    if arr.size > 1 and not any(arr.strides) and _COMPACT_FIELDS.get(enum):
-        # one value repeated (how a compact proto is read back): TF's compact form, one value and the shape
+    if (arr.size == 1 or arr.size > 1 and not any(arr.strides)) and _COMPACT_FIELDS.get(enum):
+        # TF's make_tensor_proto: a single value goes in its typed field (float_val: 1), and so does one
+        # value broadcast to a shape (tf.constant(0.0, shape=[3]): one value and the shape; how a compact
+        # proto is read back); tensor_content is for two or more values
         first = arr.reshape(-1)[:1]
-        if enum == types_pb2.DT_STRING:
+        if enum == types_pb2.DT_HALF:           # half_val holds the 16 bits as an integer
+            first = first.view(np.uint16)
+        elif enum == types_pb2.DT_STRING:
             first = [x.encode("utf-8") if isinstance(x, str) else bytes(x) for x in first]
         getattr(proto, _COMPACT_FIELDS[enum]).extend(first.tolist() if hasattr(first, "tolist") else first)
         return proto
@@ -88,7 +93,7 @@ _VAL_FIELDS.update({enum: "int_val" for enum in dtypes_map.QUANTIZED})   # TF ke
 
 
 _COMPACT_FIELDS = {enum: field for enum, field in _VAL_FIELDS.items()
-                   if enum not in (types_pb2.DT_HALF, types_pb2.DT_COMPLEX64, types_pb2.DT_COMPLEX128)
+                   if enum not in (types_pb2.DT_COMPLEX64, types_pb2.DT_COMPLEX128)
                    and enum not in dtypes_map.QUANTIZED}
 _COMPACT_FIELDS[types_pb2.DT_STRING] = "string_val"
 

@@ -1447,7 +1447,7 @@ def _filled(shape_, value, dtype, name, default):
             dims = [int(d) for d in np.reshape(np.asarray(shape_, dtype=np.int64), [-1])]
             # a bare int shape fails TF's small-constant path (tf.zeros(3) is a Fill, like big shapes)
             if int(np.prod(dims, dtype=np.int64)) < 1000 and not isinstance(shape_, (int, np.integer)):
-                return constant(np.full(dims, value, dtype=dtype.as_numpy_dtype), name=scope)
+                return constant(np.asarray(value, dtype=dtype.as_numpy_dtype), shape=dims, name=scope)
             # as TF: a Fill keeps big zeros/ones out of the GraphDef (and out of "large constant" warnings)
             shape_ = constant(np.array(dims, dtype=np.int32), name="shape_as_tensor")
         elif isinstance(shape_, (list, tuple)):

@@ -690,8 +690,8 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
         count = int(np.prod(shape)) if shape else 1
         if verify_shape and list(arr.shape) != shape:
             raise TypeError("Expected Tensor's shape: %s, got %s." % (tuple(shape), arr.shape))
-        if arr.size == 1:
-            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+        if arr.size == 1:     # one value broadcast (read-only, stored as TF stores it: the value and a shape)
+            arr = np.broadcast_to(arr.reshape(()).copy(), shape)
         elif arr.size == count:
             arr = arr.reshape(shape)
         elif arr.size > count:

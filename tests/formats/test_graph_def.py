@@ -147,3 +147,28 @@ seen = [list(c.node_def.input), [list(n.input) for n in tf.get_default_graph().a
     scope = {"tf": graphlab}
     exec(program, scope)
     assert scope["seen"] == theirs
+
+
+def test_constants_are_encoded_as_tensorflow_encodes_them():
+    """One value in its typed field (float_val: 1, bool_val, half_val as bits), one value broadcast to a shape
+    as that value and the shape (tf.zeros([2, 2]), tf.constant(0.0, shape=[3])), several values in
+    tensor_content: a GraphDef's text reads as TF's does (compared live)."""
+    program = """
+tf.constant(1.0, name="a"); tf.constant([1.0], name="b"); tf.constant(0.0, shape=[3], name="c")
+tf.constant([1, 2], name="d"); tf.constant(7, tf.int64, name="e"); tf.constant("hi", name="f")
+tf.constant(True, name="g"); tf.constant(1.5, tf.float64, name="h"); tf.zeros([2, 2], name="i")
+tf.constant(2.0, tf.float16, name="j"); tf.constant(3, tf.uint8, name="k"); tf.ones([3], tf.int32, name="l")
+tf.constant([[1.0, 2.0]], name="m")
+seen = {n.name: str(n.attr["value"].tensor) for n in tf.get_default_graph().as_graph_def().node}
+"""
+    from tests import tfref
+    theirs = tfref.run_tf_json(program + "print(json.dumps(seen))")
+    import graphlab
+    graphlab.reset_default_graph()
+    scope = {"tf": graphlab}
+    exec(program, scope)
+    assert scope["seen"] == theirs
+    # and each reads back as the value it was made from
+    for node in graphlab.get_default_graph().as_graph_def().node:
+        op = graphlab.get_default_graph().get_operation_by_name(node.name)
+        np.testing.assert_array_equal(graph_io.tensor_proto_to_numpy(node.attr["value"].tensor), op.get_attr("value"))
