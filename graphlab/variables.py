@@ -62,7 +62,7 @@ class Variable:
         graph = graph_mod.get_default_graph()
 
         def scoped(name):
-            return (import_scope + "/" + name) if import_scope else name
+            return graph_mod.prepend_name_scope(name, import_scope)
         self._variable = graph.as_graph_element(scoped(variable_def.variable_name))
         self._initializer_op = graph.as_graph_element(scoped(variable_def.initializer_name))
         self._snapshot = graph.as_graph_element(scoped(variable_def.snapshot_name))

@@ -15,6 +15,7 @@ import numpy as np
 from graphlab.formats.atomic import write_atomic
 from graphlab.formats import dtypes_map
 from graphlab.formats.errors import DataLossError, data_loss
+from graphlab.framework.graph import strip_name_scope as _strip
 from graphlab.formats.protos import (attr_value_pb2, graph_def_pb2, node_def_pb2, tensor_pb2,
                                      tensor_shape_pb2, types_pb2, variable_pb2)
 
@@ -317,12 +318,6 @@ def node_def(op, export_scope=None, sort_control_inputs=False):
         except TypeError as e:
             raise TypeError("Cannot export attr '%s' of op '%s' (%s): %s" % (key, op.name, op.type, e)) from None
     return nd
-
-
-def _strip(name, scope):
-    if not scope:
-        return name
-    return name[len(scope) + 1:] if name.startswith(scope + "/") else name
 
 
 def graph_to_graph_def(graph, add_shapes=False, export_scope=None):

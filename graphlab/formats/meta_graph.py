@@ -8,6 +8,7 @@ SaverDef. Nothing in the file is executed.
 import os
 
 from graphlab.formats import graph_io
+from graphlab.framework.graph import prepend_name_scope, strip_name_scope
 from graphlab.formats import text_format as tf_text
 from graphlab.formats.protos import control_flow_pb2, meta_graph_pb2, variable_pb2
 
@@ -33,16 +34,6 @@ def _graph_mod():
     return graph_mod
 
 
-def _scoped(name, scope):
-    return "%s/%s" % (scope, name) if scope else name
-
-
-def _unscoped(name, scope):
-    if scope and name.lstrip("^").startswith(scope + "/"):
-        return name.replace(scope + "/", "", 1)
-    return name
-
-
 def _collection_def(key, items, export_scope):
     """CollectionDef for one collection, or None when its items are not serializable (TF skips those)."""
     from graphlab.framework.operation import Operation
@@ -64,7 +55,7 @@ def _collection_def(key, items, export_scope):
         cd.bytes_list.value.extend(graph_io.variable_to_proto(v, export_scope).SerializeToString() for v in items)
     elif all(isinstance(x, (Operation, Tensor, Variable)) for x in items):
         # as TF: with an export scope, only what lies below it
-        cd.node_list.value.extend(_unscoped(x.name, export_scope) for x in items
+        cd.node_list.value.extend(strip_name_scope(x.name, export_scope) for x in items
                                   if not export_scope or x.name.startswith(export_scope))
     elif all(isinstance(x, bool) for x in items):
         return None
@@ -158,7 +149,7 @@ def _restore_collections(graph, mgd, import_scope, source):
                 existing = {v.name: v for k in VARIABLE_COLLECTIONS for v in graph.get_collection(k)}
                 for raw in cd.bytes_list.value:
                     vd = graph_io.parse_message(variable_pb2.VariableDef, raw, "%s (collection %r)" % (source, key))
-                    name = _scoped(vd.variable_name, import_scope)
+                    name = prepend_name_scope(vd.variable_name, import_scope)
                     v = existing.get(name) or Variable(variable_def=_VariableDefView(vd), import_scope=import_scope)
                     existing[name] = v
                     graph.add_to_collection(key, v)
@@ -176,7 +167,7 @@ def _restore_collections(graph, mgd, import_scope, source):
                     graph.add_to_collection(key, control_flow_protos.from_proto(proto, graph, import_scope))
             elif kind == "node_list":
                 for name in cd.node_list.value:
-                    graph.add_to_collection(key, graph.as_graph_element(_scoped(name, import_scope)))
+                    graph.add_to_collection(key, graph.as_graph_element(prepend_name_scope(name, import_scope)))
             elif kind == "bytes_list":
                 for raw in cd.bytes_list.value:
                     graph.add_to_collection(key, raw)
@@ -220,9 +211,9 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
         sd = saver_pb2.SaverDef()
         sd.CopyFrom(mgd.saver_def)
         if import_scope:
-            sd.filename_tensor_name = _scoped(sd.filename_tensor_name, import_scope)
-            sd.save_tensor_name = _scoped(sd.save_tensor_name, import_scope)
-            sd.restore_op_name = _scoped(sd.restore_op_name, import_scope)
+            sd.filename_tensor_name = prepend_name_scope(sd.filename_tensor_name, import_scope)
+            sd.save_tensor_name = prepend_name_scope(sd.save_tensor_name, import_scope)
+            sd.restore_op_name = prepend_name_scope(sd.restore_op_name, import_scope)
         saver = Saver(saver_def=sd)
     if return_elements is not None:
         return saver, elements

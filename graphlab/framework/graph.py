@@ -598,6 +598,22 @@ def name_scope(name, default_name=None, values=None):
     return _ScopeInGraph(graph, scope)
 
 
+def strip_name_scope(name, scope):
+    """TF's ``ops.strip_name_scope``: ``name`` without a leading ``scope/`` (kept after a control input's
+    "^"), as exported meta graphs, GraphDefs and their protos store names relative to ``export_scope``."""
+    if scope:
+        caret = "^" if name.startswith("^") else ""
+        if name.startswith(scope + "/", len(caret)):
+            return caret + name[len(caret) + len(scope) + 1:]
+    return name
+
+
+def prepend_name_scope(name, scope):
+    """TF's ``ops.prepend_name_scope`` for plain names: ``scope/name`` (``name`` when there is no scope), where
+    an imported meta graph's names land below ``import_scope``."""
+    return "%s/%s" % (scope, name) if scope else name
+
+
 class _ScopeInGraph(_NameScope):
     """``with tf.name_scope(...)``: the values' graph made the default, then the name scope opened in it."""
 

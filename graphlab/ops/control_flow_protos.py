@@ -8,16 +8,9 @@ graph without them imports and runs, but TF then fails at the first gradient. Te
 sorted, as TF writes them.
 """
 from graphlab.formats.protos import control_flow_pb2
+from graphlab.framework.graph import prepend_name_scope as _prepend, strip_name_scope as _strip
 
 
-def _strip(name, scope):
-    if scope and name.startswith(scope + "/"):
-        return name[len(scope) + 1:]
-    return name
-
-
-def _prepend(name, scope):
-    return "%s/%s" % (scope, name) if scope else name
 
 
 # --- writing -------------------------------------------------------------------------------------------

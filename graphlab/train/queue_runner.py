@@ -64,7 +64,7 @@ class QueueRunner:
         graph = graph_mod.get_default_graph()
 
         def element(name):
-            return graph.as_graph_element("%s/%s" % (import_scope, name) if import_scope else name)
+            return graph.as_graph_element(graph_mod.prepend_name_scope(name, import_scope))
         self._queue = element(queue_runner_def.queue_name)
         self._enqueue_ops = [element(name) for name in queue_runner_def.enqueue_op_name]
         self._close_op = element(queue_runner_def.close_op_name)
@@ -82,7 +82,7 @@ class QueueRunner:
             return None
 
         def strip(name):
-            return name[len(export_scope) + 1:] if export_scope and name.startswith(export_scope + "/") else name
+            return graph_mod.strip_name_scope(name, export_scope)
         proto = queue_runner_pb2.QueueRunnerDef(queue_name=strip(self._queue.name),
                                                 close_op_name=strip(self._close_op.name),
                                                 cancel_op_name=strip(self._cancel_op.name))
