@@ -12,16 +12,17 @@ from graphlab.framework.operation import Operation
 _REF_ARG_OPS = frozenset(["Assign", "AssignAdd", "AssignSub", "CountUpTo", "IsVariableInitialized"])
 
 
-def _takes_refs(op_type):
-    """Whether ``op_type``'s op def declares reference inputs (Assign, Scatter*, Apply*, Ref* ops)."""
-    takes = _TAKES_REFS.get(op_type)
-    if takes is None:
-        takes = _TAKES_REFS[op_type] = op_type in _REF_ARG_OPS or op_type.startswith(
+class _TakesRefs(dict):
+    """op type -> whether its op def declares reference inputs (Assign, Scatter*, Apply*, Ref* ops), worked
+    out on the first lookup of each type (``_TAKES_REFS[op_type]``: one dict lookup per op built)."""
+
+    def __missing__(self, op_type):
+        takes = self[op_type] = op_type in _REF_ARG_OPS or op_type.startswith(
             ("Apply", "SparseApply", "Scatter", "Ref"))
-    return takes
+        return takes
 
 
-_TAKES_REFS = {}     # op type -> _takes_refs, worked out once per type
+_TAKES_REFS = _TakesRefs()
 
 
 class GraphKeys:
@@ -277,10 +278,7 @@ class Graph:
         if line is None:
             line = source_info.caller(sys._getframe(2))
         # TF's op_def_library: an op whose op def takes a variable by reference goes with that variable
-        takes_refs = _TAKES_REFS.get(op_type)
-        if takes_refs is None:
-            takes_refs = _takes_refs(op_type)
-        refs = [t._op for t in inputs if t._dtype.is_ref_dtype] if takes_refs else ()
+        refs = [t._op for t in inputs if t._dtype.is_ref_dtype] if _TAKES_REFS[op_type] else ()
         if not (self._control_stack or self._gradient_override_map or extra_control_inputs or self._attr_scope
                 or self._device_stack or self._colocation_stack or refs):
             return Operation(self, op_type, name, inputs, attrs, (), line, provenance.current)
