@@ -118,9 +118,9 @@ class BaseSession:
         graph = self._graph
         if not graph._ops:       # TF checks this before it looks at the fetches
             raise RuntimeError("The Session graph is empty. Add operations to the graph before calling run().")
-        if isinstance(fetches, Tensor) and fetches._op._graph is graph:
-            elements, rebuild = [fetches], _first
-        elif type(fetches) is Operation and fetches._graph is graph:   # a queue runner's enqueue, a train op
+        # one Tensor, or one Operation (a queue runner's enqueue, a train op): nothing to flatten
+        if (isinstance(fetches, Tensor) and fetches._op._graph is graph
+                or type(fetches) is Operation and fetches._graph is graph):
             elements, rebuild = [fetches], _first
         else:
             elements, rebuild = fetches_mod.flatten_fetches(graph, fetches)
