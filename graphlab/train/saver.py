@@ -208,7 +208,7 @@ class Saver:
             raise ValueError("'latest_filename' must not contain path components")
         save_path = os.fspath(save_path)
         if global_step is not None:
-            if not isinstance(global_step, numbers.Number):   # a step fetched earlier (numpy int) is a number
+            if not isinstance(global_step, numbers.Integral):   # a step fetched earlier (numpy int) is one too
                 from graphlab.train.training_util import global_step as _gs
                 global_step = _gs(sess, global_step)
             checkpoint_file = "%s-%08d" % (save_path, global_step) if self._pad_step_number \
