@@ -121,12 +121,17 @@ def _reader_kernel(source):
     return kernel
 
 
+def _next_file(ctx, queue):
+    """The next file name from the reader's queue of work (a scalar string element), as a str."""
+    (item,) = data_flow_ops._take(ctx, queue, 1)
+    path = item[0][()] if isinstance(item[0], np.ndarray) else item[0]
+    return path.decode("utf-8") if isinstance(path, bytes) else str(path)
+
+
 def _next_record(ctx, reader, queue):
     while True:
         if reader.records is None:
-            (item,) = data_flow_ops._take(ctx, queue, 1)
-            path = item[0][()] if isinstance(item[0], np.ndarray) else item[0]
-            path = path.decode("utf-8") if isinstance(path, bytes) else str(path)
+            path = _next_file(ctx, queue)
             reader.records = reader.source(ctx, path, reader.attrs)
             reader.path = path
         try:
@@ -144,10 +149,7 @@ def _read_whole_file(ctx, reader, queue):
     it, so two runner threads never wait for each other's file. As TF's, the file counts as produced and
     completed in the same read."""
     with reader.lock:
-        (item,) = data_flow_ops._take(ctx, queue, 1)
-        path = item[0][()] if isinstance(item[0], np.ndarray) else item[0]
-        path = path.decode("utf-8") if isinstance(path, bytes) else str(path)
-        reader.path = path
+        path = reader.path = _next_file(ctx, queue)
         reader.produced += 1
         reader.completed += 1
     image_ops.last_file.path = path      # a decode error later in this run names the file
