@@ -45,7 +45,7 @@ from graphlab.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, ceil, 
                                    sign, sin, sqrt, square, squared_difference, subtract, tanh, to_double,
                                    to_float, to_int32, to_int64, truediv)
 from graphlab import math  # noqa: E402  (tf.math namespace)
-from graphlab.ops.registry import constant, convert_to_tensor
+from graphlab.framework.registry import constant, convert_to_tensor
 from graphlab.ops.state_ops import assign, assign_add, assign_sub, is_variable_initialized
 from graphlab.runtime.run_metadata import RunMetadata, RunOptions
 from graphlab.runtime.session import InteractiveSession, Session, get_default_session
@@ -84,6 +84,7 @@ from graphlab.image import saturate_cast  # noqa: E402
 from graphlab.ops.state_ops import count_up_to  # noqa: E402
 from graphlab import image, io, python_io, queue  # noqa: E402  (tf.image, tf.io, tf.python_io, tf.queue)
 from graphlab import data  # noqa: E402  (tf.data)
+from graphlab import viz as _viz  # noqa: E402,F401  (loads the drawing a Graph shows in a notebook)
 from graphlab import linalg  # noqa: E402  (tf.linalg)
 from graphlab.ops.sequence_ops import (arg_max, arg_min, broadcast_dynamic_shape, lin_space,  # noqa: E402
                                        linspace, roll, sequence_mask)

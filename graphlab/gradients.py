@@ -16,8 +16,9 @@ from graphlab.framework import dtypes, graph as graph_mod, source_info, tensor_s
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
-from graphlab.ops import array_ops, control_flow_util, custom_gradient, math_ops, registry
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.framework import registry
+from graphlab.ops import array_ops, control_flow_util, custom_gradient, math_ops
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 # -------------------------------------------------------------------------------- BroadcastGradientArgs
 

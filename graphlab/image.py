@@ -10,7 +10,7 @@ from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, control_flow_ops, logging_ops, math_ops, random_ops
 from graphlab.ops.image_ops import (build_op, decode_gif, decode_image, decode_jpeg, decode_png,  # noqa: F401
                                     encode_jpeg, encode_png)
-from graphlab.ops.registry import const_value, convert_to_tensor
+from graphlab.framework.registry import const_value, convert_to_tensor
 
 
 class ResizeMethod:

@@ -6,7 +6,7 @@ import numpy as np
 from graphlab.framework import dtypes, graph as graph_mod
 from graphlab.ops import array_ops, control_flow_case, math_ops
 from graphlab.ops.linalg_impl import tensordot
-from graphlab.ops.registry import constant, convert_to_tensor
+from graphlab.framework.registry import constant, convert_to_tensor
 
 _RGB_TO_YIQ = [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617], [0.114, -0.32134392, 0.31119955]]
 _YIQ_TO_RGB = [[1, 1, 1], [0.95598634, -0.27201283, -1.10674021], [0.6208248, -0.64720424, 1.70423049]]

@@ -7,7 +7,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.ops import array_ops, math_ops
-from graphlab.ops.registry import const_value, convert_to_tensor
+from graphlab.framework.registry import const_value, convert_to_tensor
 
 
 def _ops():
@@ -534,7 +534,7 @@ class LinearOperatorComposition(LinearOperator):
 
 
 def _broadcast_static(a, b):
-    from graphlab.ops.registry import broadcast_shape
+    from graphlab.framework.registry import broadcast_shape
     return broadcast_shape(a, b)
 
 

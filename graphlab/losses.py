@@ -10,7 +10,7 @@ from graphlab.framework import dtypes, graph as graph_mod
 from graphlab.framework.graph import GraphKeys
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, math_ops, nn_ops, weights_broadcast_ops
-from graphlab.ops.registry import constant, convert_to_tensor
+from graphlab.framework.registry import constant, convert_to_tensor
 
 
 class Reduction:

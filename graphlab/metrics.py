@@ -9,7 +9,7 @@ from graphlab.variable_scope import variable_scope
 from graphlab.framework import dtypes, graph as graph_mod
 from graphlab.framework.graph import GraphKeys
 from graphlab.ops import array_ops, control_flow_ops, math_ops, state_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 from graphlab.variables import Variable
 
 

@@ -59,7 +59,7 @@ class TestCase(unittest.TestCase):
 
     def evaluate(self, tensors):
         """The values of ``tensors`` (any nest) from the default session, else the cached one."""
-        from graphlab.runtime.session import get_default_session
+        from graphlab.framework.default_stacks import get_default_session
         sess = get_default_session()
         if sess is not None:
             return sess.run(tensors)

@@ -4,11 +4,11 @@ import os
 
 import numpy as np
 
-from graphlab.framework import graph as graph_mod, tensor_shape
+from graphlab.framework import default_stacks, graph as graph_mod, tensor_shape
 from graphlab.framework.graph import GraphKeys
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, state_ops
-from graphlab.ops.registry import build_op, convert_to_tensor, get_opdef
+from graphlab.framework.registry import build_op, convert_to_tensor, get_opdef
 
 
 class Variable:
@@ -148,8 +148,7 @@ class Variable:
 
     def load(self, value, session=None):
         """Write ``value`` into the variable in ``session`` by running its initializer with a feed."""
-        from graphlab.runtime.session import _session_for_eval
-        session = _session_for_eval(session, self.graph, "eval()")
+        session = default_stacks.session_for_eval(session, self.graph, "eval()")
         session.run(self._initializer_op, {self._initializer_op.inputs[1]: value})
 
     def eval(self, session=None):
@@ -374,7 +373,7 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
         # TF builds the report on the CPU (or the device its environment variable names)
         with graph.device(os.environ.get("TF_DEVICE_FOR_UNINITIALIZED_VARIABLE_REPORTING", "/cpu:0")):
             if not var_list:
-                from graphlab.ops.registry import constant
+                from graphlab.framework.registry import constant
                 return constant(np.array([], dtype=object), dtype="string")
             mask = math_ops.logical_not(array_ops.stack(init_vars))
             names = convert_to_tensor([v.op.name for v in var_list])

@@ -5,7 +5,7 @@ import pytest
 
 import graphlab as tf
 from graphlab.gradients import numeric_jacobian_check
-from graphlab.ops import registry
+from graphlab.framework import registry
 from tests import more_gradient_samples
 
 # What TensorFlow 2.21 (compat.v1) builds for this graph, in creation order.

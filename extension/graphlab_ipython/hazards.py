@@ -10,7 +10,7 @@ import collections
 import os
 import sys
 
-from graphlab.ops import registry
+from graphlab.framework import registry
 
 _GRAPHLAB_DIR = os.path.dirname(os.path.dirname(os.path.abspath(registry.__file__))) + os.sep
 _EXTENSION_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep

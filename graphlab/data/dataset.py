@@ -5,7 +5,7 @@ from graphlab.data.functions import DatasetFactory, TracedFunction, flatten, pac
 from graphlab.framework import dtypes, graph as graph_mod, random_seed, tensor_shape
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, math_ops
-from graphlab.ops.registry import build_op, constant, convert_to_tensor
+from graphlab.framework.registry import build_op, constant, convert_to_tensor
 
 
 class _Spec:
@@ -314,7 +314,7 @@ def flatten_shapes(structure, values):
 
 
 def const_of(tensor):
-    from graphlab.ops.registry import const_value
+    from graphlab.framework.registry import const_value
     return const_value(tensor)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from graphlab.formats import tfrecord
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, register_op
 
 _VARIANT = [(dtypes.variant, tensor_shape.SCALAR)]
 _RESOURCE = [(dtypes.resource, tensor_shape.SCALAR)]
@@ -116,7 +116,7 @@ def _is_stateless(fn):
     then computing elements ahead on other threads cannot change any result."""
     known = getattr(fn, "_stateless", None)
     if known is None:
-        from graphlab.ops.registry import _REGISTRY
+        from graphlab.framework.registry import _REGISTRY
         graph = getattr(fn, "graph", None)
         known = graph is not None and all(
             not _REGISTRY[op.type].stateful and op.outputs and op.outputs[0].dtype.base_dtype != dtypes.variant

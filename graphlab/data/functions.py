@@ -35,7 +35,7 @@ class TracedFunction:
     used it) becomes one more argument, and the dataset op passes the outer tensor as ``other_arguments``."""
 
     def __init__(self, outer, fn, kind, arg_types, arg_shapes, call):
-        from graphlab.ops import registry
+        from graphlab.framework import registry
         counter = getattr(outer, "_function_counter", 0) + 1
         outer._function_counter = counter
         self.name = "__inference_Dataset_%s_%s_%d" % (kind, _clean(getattr(fn, "__name__", "fn")), counter)
@@ -225,7 +225,7 @@ def library_proto(graph):
 
 
 def _as_output(value):
-    from graphlab.ops.registry import convert_to_tensor
+    from graphlab.framework.registry import convert_to_tensor
     return value if isinstance(value, Tensor) else convert_to_tensor(value)
 
 

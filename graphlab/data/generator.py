@@ -11,7 +11,7 @@ import numpy as np
 from graphlab.data.functions import flatten, pack
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError, OutOfRangeError
-from graphlab.ops.registry import build_op
+from graphlab.framework.registry import build_op
 
 
 class _GeneratorState:
@@ -45,7 +45,7 @@ class _GeneratorState:
 
 def from_generator(dataset_cls, spec_cls, generator, output_types, output_shapes, args):
     from graphlab.ops import script_ops
-    from graphlab.ops.registry import convert_to_tensor
+    from graphlab.framework.registry import convert_to_tensor
     if not callable(generator):
         raise TypeError("`generator` must be a Python callable.")
     types = [dtypes.as_dtype(t) for t in flatten(output_types)]

@@ -2,7 +2,7 @@
 iterator that ``make_initializer(dataset)`` points at any dataset of that structure."""
 from graphlab.data.functions import flatten, pack
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.ops.registry import build_op
+from graphlab.framework.registry import build_op
 
 
 class Iterator:
@@ -48,7 +48,7 @@ class Iterator:
     def from_string_handle(string_handle, output_types, output_shapes=None, output_classes=None):
         """A feedable iterator: each run uses the iterator whose ``string_handle()`` value is fed."""
         from graphlab.data.dataset import _Spec
-        from graphlab.ops.registry import convert_to_tensor
+        from graphlab.framework.registry import convert_to_tensor
         types = [dtypes.as_dtype(t) for t in flatten(output_types)]
         shapes = flatten_like(output_types, output_shapes) if output_shapes is not None else [None] * len(types)
         specs = [_Spec(t, tensor_shape.as_shape(s) if s is not None else tensor_shape.UNKNOWN)

@@ -486,7 +486,7 @@ def _group_inputs(opdef, flat, attrs, node_name):
 def _add_imported_op(graph, op_type, name, grouped, attrs, control_inputs):
     """Add an op with exactly `name` (already unique), through the registry's output rule."""
     from graphlab.framework.tensor import Tensor
-    from graphlab.ops import registry
+    from graphlab.framework import registry
     opdef = registry.get_opdef(op_type)
     flat = []
     for g in grouped:
@@ -542,7 +542,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     ("import" by default), replacing inputs listed in `input_map`; returns the `return_elements`."""
     from graphlab.framework import graph as graph_mod
     from graphlab.framework.tensor import Tensor
-    from graphlab.ops import registry
+    from graphlab.framework import registry
     if not isinstance(graph_def, graph_def_pb2.GraphDef):
         raise TypeError("graph_def must be a GraphDef proto, got %s." % type(graph_def).__name__)
     graph = graph_mod.get_default_graph()

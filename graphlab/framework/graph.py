@@ -5,7 +5,8 @@ import re
 import sys
 import threading
 
-from graphlab.framework import device_spec, provenance, source_info
+from graphlab.framework import default_stacks, device_spec, provenance, source_info
+from graphlab.framework.default_stacks import DefaultStack, _DefaultScope
 from graphlab.framework.operation import Operation
 
 
@@ -341,7 +342,7 @@ class Graph:
     def create_op(self, op_type, inputs, dtypes=None, input_types=None, name=None, attrs=None,
                   op_def=None, compute_shapes=True, compute_device=True):
         """TF's low-level entry point; prefer the public op functions (``tf.add`` ...)."""
-        from graphlab.ops import registry
+        from graphlab.framework import registry
         with self.as_default():
             return registry.build_op(op_type, list(inputs), attrs=attrs, name=name)
 
@@ -510,54 +511,30 @@ class Graph:
         finally:
             self._gradient_override_map = old
 
-    # --- serialisation and display (implemented by graphlab.formats and graphlab.viz) ---------------
+    # --- serialisation and display (GraphDefs in graph_io; drawings by the hook graphlab.viz fills) ----
     def as_graph_def(self, from_version=None, add_shapes=False):
         from graphlab.formats import graph_io
         return graph_io.graph_to_graph_def(self, add_shapes=add_shapes)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        from graphlab import viz
-        return viz.render(self)._repr_mimebundle_(include, exclude)
+        if _display_hook is None:      # graphlab.viz not loaded: IPython falls back to repr()
+            return None
+        return _display_hook(self)._repr_mimebundle_(include, exclude)
 
     def __repr__(self):
         return "<graphlab.Graph with %d ops at 0x%x>" % (len(self._ops), id(self))
 
 
-class DefaultStack(threading.local):
-    """A per-thread stack of defaults entered with ``with x.as_default():`` (graphs here, sessions in
-    the runtime); the innermost entry is the current default."""
-
-    def __init__(self):
-        self.stack = []
-
-    def get(self):
-        return self.stack[-1] if self.stack else None
-
-    def controller(self, item):
-        return _DefaultScope(self, item)
+_display_hook = None
 
 
-class _DefaultScope:
-    """``with x.as_default():`` on a DefaultStack (a small class rather than a generator: cheap enough to
-    open around each op built into a graph other than the default one)."""
+def set_display_hook(draw):
+    """Install ``draw(graph) -> object with _repr_mimebundle_``, which notebooks use to show a Graph.
 
-    __slots__ = ("_defaults", "_item")
-
-    def __init__(self, defaults, item):
-        self._defaults = defaults
-        self._item = item
-
-    def __enter__(self):
-        self._defaults.stack.append(self._item)
-        return self._item
-
-    def __exit__(self, exc_type, exc_value, tb):
-        # remove this entry even if inner blocks were exited out of order
-        stack, item = self._defaults.stack, self._item
-        for i in range(len(stack) - 1, -1, -1):
-            if stack[i] is item:
-                del stack[i]
-                break
+    The drawing code sits above the engine (graphlab.viz), so it registers itself here rather than the
+    Graph importing it."""
+    global _display_hook
+    _display_hook = draw
 
 
 _default_graph_stack = DefaultStack()   # below it, one process-wide default graph
@@ -585,8 +562,7 @@ def reset_default_graph():
                              "cleared graph, exit the nesting and create a new graph.")
     global _global_default_graph
     _global_default_graph = Graph()
-    from graphlab.runtime import session
-    session._clear_default_session_stack()
+    default_stacks.clear_default_session_stack()
 
 
 def name_scope(name, default_name=None, values=None):

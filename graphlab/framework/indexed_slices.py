@@ -11,7 +11,18 @@ import warnings
 
 import numpy as np
 
-from graphlab.framework import tensor_shape
+from graphlab.framework import dtypes, registry, tensor_shape
+
+# The three ops IndexedSlices builds (a negation, the dense tensor, the static shape of dense_shape) come from
+# graphlab.ops, which sits above this package: graphlab/ops/indexed_ops.py fills them in when it loads.
+_OPS = {}
+
+
+def register_ops(negative, unsorted_segment_sum, static_shape):
+    """Called once by graphlab.ops: ``negative(x)``, ``unsorted_segment_sum(data, ids, n, name=)`` and
+    ``static_shape(shape_tensor) -> TensorShape`` (what is known of a shape tensor at build time)."""
+    _OPS.update(negative=negative, unsorted_segment_sum=unsorted_segment_sum, static_shape=static_shape)
+
 
 # TF warns when a conversion to dense would build a tensor this large (tensor with at least this many elements)
 _LARGE_SPARSE_NUM_ELEMENTS = 100000000
@@ -46,8 +57,7 @@ class IndexedSlices:
         """The static shape of the dense tensor (unknown unless ``dense_shape`` is known when building)."""
         if self._dense_shape is None:
             return tensor_shape.TensorShape(None)
-        from graphlab.ops import array_ops
-        return array_ops._shape_of(array_ops._partial_shape(self._dense_shape))
+        return _OPS["static_shape"](self._dense_shape)
 
     def get_shape(self):
         return self.shape
@@ -84,8 +94,7 @@ class IndexedSlices:
         return "<tf.IndexedSlices '%s' dense_shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
 
     def __neg__(self):
-        from graphlab.ops import math_ops
-        return IndexedSlices(math_ops.negative(self._values), self._indices, self._dense_shape)
+        return IndexedSlices(_OPS["negative"](self._values), self._indices, self._dense_shape)
 
     def _to_tensor(self, dtype=None, name=None, as_ref=False):
         """TF's conversion to a dense tensor: UnsortedSegmentSum of the values into dense_shape[0] rows,
@@ -96,7 +105,6 @@ class IndexedSlices:
         if self._dense_shape is None:
             raise ValueError("Tensor conversion requested for IndexedSlices for argument `value` without "
                              "dense_shape: %s" % (self,))
-        from graphlab.ops import registry
         known = registry.const_value(self._dense_shape)
         if known is not None:
             count = int(np.prod(known))
@@ -113,15 +121,12 @@ def to_dense(slices, name=None):
         return slices
     if slices.dense_shape is None:
         raise ValueError("Tensor conversion requested for IndexedSlices without dense_shape: %s" % (slices,))
-    from graphlab.ops import array_ops
-    return array_ops.unsorted_segment_sum(slices.values, slices.indices, slices.dense_shape[0], name=name)
+    return _OPS["unsorted_segment_sum"](slices.values, slices.indices, slices.dense_shape[0], name=name)
 
 
 def convert_to_tensor_or_indexed_slices(value, dtype=None, name=None):
     """``tf.convert_to_tensor_or_indexed_slices``: IndexedSlices pass through unchanged, anything else
     becomes a Tensor."""
-    from graphlab.framework import dtypes
-    from graphlab.ops import registry
     if isinstance(value, IndexedSlices):
         if dtype is not None and not dtypes.as_dtype(dtype).is_compatible_with(value.dtype):
             raise ValueError("Incompatible tensor conversion requested to `dtype` %s for `value` (%s) with "

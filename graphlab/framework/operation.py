@@ -1,5 +1,6 @@
 """Operation: one node of a Graph. It records what to compute (type and attrs), from what (inputs and
 control inputs), and where the user asked for it (source line and the extension's provenance tag)."""
+from graphlab.framework import default_stacks
 
 
 class Operation:
@@ -147,8 +148,7 @@ class Operation:
 
     def run(self, feed_dict=None, session=None):
         """Run this op in ``session`` (default: the default session)."""
-        from graphlab.runtime.session import _session_for_eval
-        _session_for_eval(session, self._graph, "run()").run(self, feed_dict)
+        default_stacks.session_for_eval(session, self._graph, "run()").run(self, feed_dict)
 
     def _as_graph_element(self):
         return self

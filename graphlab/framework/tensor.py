@@ -2,7 +2,7 @@
 a value exists only inside a Session.run."""
 import sys
 
-from graphlab.framework import source_info, tensor_shape
+from graphlab.framework import default_stacks, source_info, tensor_shape
 
 _OVERLOADS = None  # filled by graphlab.ops.math_ops at import: name -> function(x, y) building the op
 
@@ -69,8 +69,7 @@ class Tensor:
 
     def eval(self, feed_dict=None, session=None):
         """Run this tensor in ``session`` (default: the default session) and return its value."""
-        from graphlab.runtime.session import _session_for_eval
-        return _session_for_eval(session, self.graph, "eval()").run(self, feed_dict)
+        return default_stacks.session_for_eval(session, self.graph, "eval()").run(self, feed_dict)
 
     def _as_graph_element(self):
         return self

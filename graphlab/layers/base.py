@@ -11,7 +11,7 @@ import re
 from graphlab.framework import dtypes
 from graphlab.framework import graph as graph_mod
 from graphlab.ops import control_flow_ops
-from graphlab.ops.registry import const_value, convert_to_tensor
+from graphlab.framework.registry import const_value, convert_to_tensor
 from graphlab.variable_scope import get_variable, variable_scope
 
 
@@ -137,7 +137,7 @@ class Layer:
         self._losses.extend(losses if isinstance(losses, (list, tuple)) else [losses])
 
     def get_weights(self):
-        from graphlab.runtime.session import get_default_session
+        from graphlab.framework.default_stacks import get_default_session
         return get_default_session().run(self.weights)
 
     def _set_scope(self, scope=None):

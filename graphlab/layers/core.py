@@ -8,7 +8,7 @@ from graphlab.framework import tensor_shape
 from graphlab.layers.base import Layer, smart_cond
 from graphlab.ops import array_ops, math_ops, nn_ops
 from graphlab.ops.init_ops import zeros_initializer
-from graphlab.ops.registry import constant, convert_to_tensor
+from graphlab.framework.registry import constant, convert_to_tensor
 
 
 def _initializer(value, default=None):

@@ -14,7 +14,7 @@ from graphlab.layers.base import Layer, constant_value, smart_cond
 from graphlab.layers.core import _initializer
 from graphlab.ops import array_ops, math_ops, state_ops
 from graphlab.ops.init_ops import ones_initializer, zeros_initializer
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 
 
 class BatchNormalization(Layer):

@@ -1,5 +1,9 @@
-"""Op families. Importing this package registers every op type (see registry.py)."""
+"""Op families. Importing this package registers every op type (graphlab/framework/registry.py holds the op table they register in)."""
 from graphlab.ops import array_ops, control_flow_ops, math_ops, state_ops  # noqa: F401  (registration)
+from graphlab.framework import indexed_slices as _indexed_slices
+_indexed_slices.register_ops(   # the ops an IndexedSlices builds for -x, its dense form and its static shape
+    math_ops.negative, array_ops.unsorted_segment_sum,
+    lambda shape: array_ops._shape_of(array_ops._partial_shape(shape)))
 from graphlab.ops import io_ops  # noqa: F401,E402  (SaveV2 / RestoreV2)
 from graphlab.ops import data_flow_ops, script_ops, training_ops  # noqa: F401,E402
 from graphlab.ops import logging_ops  # noqa: F401,E402  (Print, Assert)

@@ -124,7 +124,7 @@ class ConvGradients:
         self.attrs_of, self.shape_n = attrs_of, shape_n
 
     def _op(self, op_type, inputs, op):
-        from graphlab.ops.registry import build_op
+        from graphlab.framework.registry import build_op
         return build_op(op_type, inputs, attrs=self.attrs_of(op)).outputs[0]
 
     def forward_grad(self, op, grad):

@@ -13,7 +13,7 @@ from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
-from graphlab.ops.registry import (NOT_DIFFERENTIABLE, build_op, const_value, constant, convert_to_tensor,
+from graphlab.framework.registry import (NOT_DIFFERENTIABLE, build_op, const_value, constant, convert_to_tensor,
                                    register_op, same_as_input)
 
 # ---------------------------------------------------------------------------------------------- Const
@@ -406,7 +406,7 @@ def _folded(tensor, depth=6):
     value = _known(tensor)
     if value is not None or depth == 0 or tensor._op._type not in _FOLDABLE:
         return value
-    from graphlab.ops import registry
+    from graphlab.framework import registry
     op = tensor._op
     args = [_folded(t, depth - 1) for t in op._inputs]
     if any(a is None for a in args):
@@ -1004,7 +1004,7 @@ def _show_index(index):
 def _strided_slice_grad(op, grad):
     """TF's rule: the input's shape, begin, end and strides go in as new Consts (inside StridedSliceGrad's
     scope) whenever their values are known at build time, else as the tensors themselves."""
-    from graphlab.ops.registry import const_value
+    from graphlab.framework.registry import const_value
     x, begin, end, strides = op.inputs
     args = [shape(x, out_type=begin.dtype), begin, end, strides]
     args = [t if const_value(t) is None else const_value(t) for t in args]
@@ -1715,7 +1715,7 @@ register_op(
 
 
 def _broadcast3(op):
-    from graphlab.ops.registry import broadcast_shape
+    from graphlab.framework.registry import broadcast_shape
     c, x, y = (t._shape for t in op._inputs)
     return broadcast_shape(broadcast_shape(c, x), y)
 

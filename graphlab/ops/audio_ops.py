@@ -7,7 +7,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
 
 
 def wav_bytes(audio, sample_rate):

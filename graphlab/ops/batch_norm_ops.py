@@ -11,7 +11,7 @@ import numpy as np
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.ops import array_ops, math_ops
-from graphlab.ops.registry import build_op, constant, convert_to_tensor, register_op
+from graphlab.framework.registry import build_op, constant, convert_to_tensor, register_op
 
 _HALF_OR_FLOAT = (dtypes.float16, dtypes.bfloat16, dtypes.float32)
 

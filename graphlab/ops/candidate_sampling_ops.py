@@ -23,7 +23,7 @@ from graphlab.framework.errors import InvalidArgumentError, NotFoundError
 from graphlab.framework.random_seed import get_seed
 from graphlab.ops import philox
 from graphlab.ops.random_ops import _generator, _stream
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 _SAMPLER_INPUTS = ["true_classes: int64"]
 

@@ -14,7 +14,7 @@ from graphlab.framework.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, control_flow_ops, math_ops
 from graphlab.ops.logging_ops import Assert, assert_equal
-from graphlab.ops.registry import const_value, convert_to_tensor
+from graphlab.framework.registry import const_value, convert_to_tensor
 
 
 def _message_prefix(message):

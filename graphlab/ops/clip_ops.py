@@ -17,7 +17,7 @@ from graphlab.framework import dtypes
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.ops import array_ops, math_ops, nn_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 
 
 def _sequence(t_list):

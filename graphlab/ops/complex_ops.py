@@ -5,7 +5,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.ops.math_ops import _bcast, _conj_scope
-from graphlab.ops.registry import broadcast_outputs, build_op, constant, convert_to_tensor, register_op
+from graphlab.framework.registry import broadcast_outputs, build_op, constant, convert_to_tensor, register_op
 
 _COMPLEX_OF = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}
 

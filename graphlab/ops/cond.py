@@ -11,7 +11,7 @@ from graphlab.framework import nest
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import control_flow_util as util
-from graphlab.ops import registry
+from graphlab.framework import registry
 from graphlab.ops.control_flow_context import ControlFlowContext
 
 

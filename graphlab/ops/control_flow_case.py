@@ -4,7 +4,7 @@ import collections
 
 from graphlab.framework import dtypes, graph as graph_mod
 from graphlab.framework.tensor import Tensor
-from graphlab.ops import registry
+from graphlab.framework import registry
 from graphlab.ops.cond import cond
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):

@@ -10,8 +10,8 @@ import numpy as np
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
-from graphlab.ops import registry
-from graphlab.ops.registry import DEAD, NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
+from graphlab.framework import registry
+from graphlab.framework.registry import DEAD, NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 
 # ------------------------------------------------------------------------------------------------ NoOp
 register_op(

@@ -13,7 +13,7 @@ graphlab/gradients.py asks it which gradient loop an op's gradient is built in.
 """
 from graphlab.framework import dtypes
 from graphlab.ops import control_flow_util as util
-from graphlab.ops import registry
+from graphlab.framework import registry
 
 
 class GradLoopState:

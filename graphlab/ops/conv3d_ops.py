@@ -12,7 +12,7 @@ from graphlab.framework import tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.ops import _windows as win
 from graphlab.ops import array_ops
-from graphlab.ops.registry import build_op, register_op
+from graphlab.framework.registry import build_op, register_op
 
 _N = 3   # spatial axes
 

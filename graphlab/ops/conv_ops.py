@@ -11,7 +11,7 @@ from graphlab.framework import tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.ops import _windows as window_geometry
 from graphlab.ops import array_ops
-from graphlab.ops.registry import build_op, const_value, register_op
+from graphlab.framework.registry import build_op, const_value, register_op
 
 _sliding = np.lib.stride_tricks.sliding_window_view
 

@@ -11,7 +11,7 @@ from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.ops import _windows as win
 from graphlab.ops import array_ops, conv3d_ops, conv_ops, depthwise_conv_ops
-from graphlab.ops.registry import const_value, convert_to_tensor
+from graphlab.framework.registry import const_value, convert_to_tensor
 from graphlab.ops.space_batch_ops import batch_to_space_nd, required_space_to_batch_paddings, space_to_batch_nd
 
 _CHANNELS_LAST = {1: "NWC", 2: "NHWC", 3: "NDHWC"}

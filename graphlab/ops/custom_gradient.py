@@ -15,8 +15,8 @@ import itertools
 import traceback
 
 from graphlab.framework import graph as graph_mod
-from graphlab.ops import registry
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.framework import registry
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 _GRADIENTS = {}            # name -> (function or None for "not differentiable", where it was registered)
 _uids = itertools.count(1)

@@ -13,8 +13,9 @@ import numpy as np
 from graphlab.framework import dtypes, random_seed, tensor_shape
 from graphlab.framework.errors import CancelledError, InvalidArgumentError, OutOfRangeError
 from graphlab.framework import graph as graph_mod
-from graphlab.ops import queue_state, registry
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
+from graphlab.framework import registry
+from graphlab.ops import queue_state
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 from graphlab.runtime.waiting import wait_for
 
 _HANDLE = [(dtypes.resource, tensor_shape.SCALAR)]

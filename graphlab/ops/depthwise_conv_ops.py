@@ -9,7 +9,7 @@ import numpy as np
 from graphlab.framework import tensor_shape
 from graphlab.framework.errors import InvalidArgumentError, UnimplementedError
 from graphlab.ops import _windows as win
-from graphlab.ops.registry import build_op, register_op
+from graphlab.framework.registry import build_op, register_op
 
 _ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations")
 

@@ -11,7 +11,7 @@ import numpy as np
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.ops import array_ops
-from graphlab.ops.registry import build_op, const_value, register_op
+from graphlab.framework.registry import build_op, const_value, register_op
 
 _ALIGNS = ("LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT")
 

@@ -8,7 +8,7 @@ after the loop. Built exactly as TF 2.21 builds it, so graphs, checkpoints and G
 from graphlab.framework import dtypes, graph as graph_mod, nest, tensor_shape
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, logging_ops, math_ops
-from graphlab.ops.registry import const_value, constant, convert_to_tensor
+from graphlab.framework.registry import const_value, constant, convert_to_tensor
 from graphlab.ops.rnn import infer_state_dtype, initial_state_of, rnn_step
 from graphlab.ops.rnn_cell_impl import assert_like_rnncell, concat_sizes
 from graphlab.ops.tensor_array import TensorArray

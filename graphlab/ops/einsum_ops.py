@@ -12,7 +12,7 @@ import numpy as np
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.ops import array_ops, math_ops
-from graphlab.ops.registry import build_op, convert_to_tensor, register_op
+from graphlab.framework.registry import build_op, convert_to_tensor, register_op
 
 _ELLIPSIS = "..."
 

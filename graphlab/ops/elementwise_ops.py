@@ -9,7 +9,7 @@ import numpy as np
 from graphlab.framework import dtypes
 from graphlab.ops.math_ops import (_after, _bcast, _check_int_divisor, _conj_scope, _unary, cast, cosh, exp,
                                    not_equal, reciprocal, sinh, square, subtract)
-from graphlab.ops.registry import (NOT_DIFFERENTIABLE, broadcast_outputs, build_op, constant, register_op,
+from graphlab.framework.registry import (NOT_DIFFERENTIABLE, broadcast_outputs, build_op, constant, register_op,
                                    same_as_input)
 
 _REALS = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64)

@@ -4,7 +4,7 @@ tensors and RFFT/IRFFT (and 2D, 3D) between real signals and their half spectra 
 import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
-from graphlab.ops.registry import build_op, const_value, convert_to_tensor, get_opdef, register_op
+from graphlab.framework.registry import build_op, const_value, convert_to_tensor, get_opdef, register_op
 
 _REAL_OF = {dtypes.complex64: dtypes.float32, dtypes.complex128: dtypes.float64}
 _COMPLEX_OF = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}

@@ -9,7 +9,7 @@ variable scope's caching device for the time of the call), as in TF.
 import contextlib
 
 from graphlab.framework import graph as graph_mod, nest, tensor_shape
-from graphlab.ops import registry
+from graphlab.framework import registry
 from graphlab.ops.tensor_array import TensorArray
 from graphlab.ops.while_loop import while_loop
 

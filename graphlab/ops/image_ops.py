@@ -13,7 +13,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 last_file = threading.local()     # set by the readers and ReadFile: where the bytes being decoded came from
 
@@ -351,7 +351,7 @@ def _resize_nearest_kernel(ctx, images, size):
 
 def _resize_outputs(float_out):
     def outputs(op):
-        from graphlab.ops.registry import const_value
+        from graphlab.framework.registry import const_value
         images = op._inputs[0]
         size = const_value(op._inputs[1])
         hw = [int(size[0]), int(size[1])] if size is not None else [None, None]

@@ -11,7 +11,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, ShapeError, build_op, merge_error, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, ShapeError, build_op, merge_error, register_op
 
 
 def merge_shapes(a, b):

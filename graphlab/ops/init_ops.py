@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from graphlab.framework import dtypes
-from graphlab.ops.registry import constant
+from graphlab.framework.registry import constant
 
 
 def _float_dtype(dtype, who):

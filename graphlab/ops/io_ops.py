@@ -9,7 +9,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError, NotFoundError, OpError
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 
 
 def _text(value):
@@ -167,7 +167,7 @@ def _string_join_kernel(ctx, *values):
 
 
 def _string_join_outputs(op):
-    from graphlab.ops.registry import broadcast_shape
+    from graphlab.framework.registry import broadcast_shape
     shape = tensor_shape.TensorShape([])
     for t in op._inputs:
         shape = broadcast_shape(shape, t._shape)

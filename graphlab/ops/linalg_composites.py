@@ -4,7 +4,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod
 from graphlab.ops import array_ops, math_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 
 
 def matrix_rank(a, tol=None, validate_args=False, name=None):

@@ -14,7 +14,7 @@ from graphlab.framework import graph as graph_mod
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.ops import array_ops, control_flow_ops, math_ops
 from graphlab.ops.diag_ops import matrix_band_part, matrix_diag, matrix_diag_part, matrix_set_diag
-from graphlab.ops.registry import build_op, convert_to_tensor, register_op
+from graphlab.framework.registry import build_op, convert_to_tensor, register_op
 
 _FLOATS = (dtypes.float64, dtypes.float32, dtypes.float16, dtypes.complex64, dtypes.complex128)
 

@@ -11,7 +11,7 @@ from graphlab.framework import dtypes, graph as graph_mod
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import control_flow_ops
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, no_outputs, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, no_outputs, register_op
 
 
 def _element_text(arr):
@@ -154,7 +154,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802  (TF's nam
 
 
 def _static(tensor):
-    from graphlab.ops.registry import const_value
+    from graphlab.framework.registry import const_value
     return const_value(tensor)
 
 

@@ -6,7 +6,7 @@ import numpy as np
 from graphlab.framework import graph as graph_mod
 from graphlab.ops import array_ops, math_ops
 from graphlab.ops.math_ops import _bcast, _reduction
-from graphlab.ops.registry import broadcast_outputs, build_op, convert_to_tensor, register_op
+from graphlab.framework.registry import broadcast_outputs, build_op, convert_to_tensor, register_op
 
 
 # ====================================================================================== EuclideanNorm

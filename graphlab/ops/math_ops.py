@@ -14,7 +14,7 @@ from graphlab.framework import dtypes, graph as graph_mod, tensor as tensor_mod,
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.tensor import Tensor
-from graphlab.ops.registry import (NOT_DIFFERENTIABLE, broadcast_outputs, build_op, const_value, constant,
+from graphlab.framework.registry import (NOT_DIFFERENTIABLE, broadcast_outputs, build_op, const_value, constant,
                                    convert_to_tensor, register_op, same_as_input)
 from graphlab.runtime import numpy_errors
 
@@ -895,7 +895,7 @@ def _batch_matmul_outputs(op):
         db[-2:] = db[-1:-3:-1]
     if da[-1] is not None and db[-2] is not None and da[-1] != db[-2]:
         raise ValueError("Dimensions must be equal, but are %d and %d" % (da[-1], db[-2]))
-    from graphlab.ops.registry import broadcast_shape
+    from graphlab.framework.registry import broadcast_shape
     batch = broadcast_shape(tensor_shape.TensorShape(da[:-2]), tensor_shape.TensorShape(db[:-2]))
     return [(a._dtype.base_dtype, tensor_shape.TensorShape(batch.as_list() + [da[-2], db[-1]]))]
 

@@ -5,7 +5,7 @@ import math
 
 from graphlab.framework import graph as graph_mod
 from graphlab.ops import array_ops, math_ops, nn_ops
-from graphlab.ops.registry import constant, convert_to_tensor
+from graphlab.framework.registry import constant, convert_to_tensor
 
 
 def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):

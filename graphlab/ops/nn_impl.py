@@ -9,7 +9,7 @@ from graphlab.framework import dtypes
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, clip_ops, control_flow_ops, math_ops, nn_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 
 
 def _keep_dims(keepdims, keep_dims):

@@ -10,7 +10,7 @@ from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.ops import array_ops, random_ops
-from graphlab.ops.registry import (NOT_DIFFERENTIABLE, build_op, const_value,
+from graphlab.framework.registry import (NOT_DIFFERENTIABLE, build_op, const_value,
                                    convert_to_tensor, register_op, same_as_input)
 
 

@@ -14,7 +14,7 @@ from graphlab.formats.protos import example_pb2
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.ops import array_ops
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, constant, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, constant, register_op
 
 
 class SparseTensor(collections.namedtuple("SparseTensor", ["indices", "values", "dense_shape"])):
@@ -24,7 +24,7 @@ class SparseTensor(collections.namedtuple("SparseTensor", ["indices", "values", 
     def __new__(cls, indices, values, dense_shape):
         from graphlab.framework import graph as graph_mod
         from graphlab.framework.tensor import Tensor
-        from graphlab.ops.registry import convert_to_tensor
+        from graphlab.framework.registry import convert_to_tensor
         parts = (indices, values, dense_shape)
         # numpy parts are a fetched value (Session.run packs results into the fetch's type): kept as they are
         if not all(isinstance(x, Tensor) for x in parts) and not all(isinstance(x, np.ndarray) for x in parts):

@@ -4,7 +4,7 @@ arithmetic of TensorFlow's CPU kernels (training_ops.cc). Like training_ops.py, 
 slots by reference, changes them in place and outputs the variable."""
 import numpy as np
 
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 from graphlab.ops.training_ops import _check, _ref_output
 
 

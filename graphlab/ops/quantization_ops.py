@@ -21,7 +21,7 @@ import numpy as np
 from graphlab.framework import dtypes
 from graphlab.framework.errors import InvalidArgumentError, UnimplementedError
 from graphlab.formats import dtypes_map
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
 
 _MODES = ("MIN_COMBINED", "MIN_FIRST", "SCALED")
 

@@ -9,7 +9,7 @@ from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.random_seed import get_seed, set_random_seed  # noqa: F401  (re-export)
 from graphlab.ops import array_ops, philox
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
 
 
 def _generator(ctx):

@@ -15,7 +15,7 @@ from graphlab.framework.errors import InvalidArgumentError
 from graphlab.framework.random_seed import get_seed
 from graphlab.ops import array_ops, math_ops, philox, philox_rejection
 from graphlab.ops.random_ops import _stream, random_uniform
-from graphlab.ops.registry import (NOT_DIFFERENTIABLE, ShapeError, build_op, const_value, convert_to_tensor,
+from graphlab.framework.registry import (NOT_DIFFERENTIABLE, ShapeError, build_op, const_value, convert_to_tensor,
                                    register_op)
 from graphlab.ops.sequence_ops import broadcast_dynamic_shape
 

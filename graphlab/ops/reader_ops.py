@@ -16,7 +16,7 @@ from graphlab.formats import tfrecord
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError, NotFoundError, OutOfRangeError
 from graphlab.ops import data_flow_ops, image_ops
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 
 _SCALAR_STRING = (dtypes.string, tensor_shape.SCALAR)
 

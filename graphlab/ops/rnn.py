@@ -8,7 +8,7 @@ sequence's end its output is zeros and its state is copied through unchanged.
 """
 from graphlab.framework import nest, tensor_shape
 from graphlab.ops import array_ops, control_flow_ops, math_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 from graphlab.ops.rnn_cell_impl import assert_like_rnncell, concat_sizes
 from graphlab.ops.tensor_array import TensorArray
 from graphlab import variable_scope as vs

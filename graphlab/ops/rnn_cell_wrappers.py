@@ -8,7 +8,7 @@ import numbers
 
 from graphlab.framework import graph as graph_mod, nest, tensor_shape
 from graphlab.ops import array_ops, math_ops, nn_ops, random_ops
-from graphlab.ops.registry import const_value, convert_to_tensor
+from graphlab.framework.registry import const_value, convert_to_tensor
 from graphlab.ops.rnn_cell_impl import LSTMStateTuple, RNNCell, assert_like_rnncell
 
 

@@ -8,7 +8,7 @@ gates cut apart with ``split``. Variable names are ``<scope>/<cell>/kernel`` and
 from graphlab.framework import nest
 from graphlab.ops import array_ops, math_ops, nn_ops
 from graphlab.ops.init_ops import constant_initializer, zeros_initializer
-from graphlab.ops.registry import constant
+from graphlab.framework.registry import constant
 from graphlab.ops.rnn_cell_impl import (LSTMStateTuple, RNNCell, check_input_dtypes, check_supported_dtype,
                                         get_activation)
 from graphlab import variable_scope as vs

@@ -6,7 +6,7 @@ import numpy as np
 from graphlab.framework import dtypes
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.ops.math_ops import _scope, div_no_nan
-from graphlab.ops.registry import build_op, convert_to_tensor, register_op
+from graphlab.framework.registry import build_op, convert_to_tensor, register_op
 
 # TF's scan ops: x and a scalar axis; attrs exclusive (leave each element out of its own running total)
 # and reverse (run from the end). The shape rule is TF's UnchangedShape: a bad axis is found at run time.

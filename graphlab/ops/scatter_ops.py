@@ -10,7 +10,7 @@ import numpy as np
 from graphlab.framework import tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.ops import array_ops, math_ops
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, ShapeError, build_op, dims_text, merge_error, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, ShapeError, build_op, dims_text, merge_error, register_op
 
 
 def _show(index):

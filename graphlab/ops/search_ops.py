@@ -5,7 +5,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, const_value, convert_to_tensor, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, const_value, convert_to_tensor, register_op
 
 
 # ======================================================================================= UnravelIndex

@@ -9,7 +9,7 @@ from graphlab.framework import graph as graph_mod
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.gradients import broadcast_to
 from graphlab.ops import array_ops, math_ops
-from graphlab.ops.registry import (NOT_DIFFERENTIABLE, ShapeError, build_op, const_value, constant, convert_to_tensor,
+from graphlab.framework.registry import (NOT_DIFFERENTIABLE, ShapeError, build_op, const_value, constant, convert_to_tensor,
                                    merge_error, register_op)
 
 

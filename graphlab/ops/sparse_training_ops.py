@@ -10,7 +10,7 @@ import numpy as np
 
 from graphlab.framework.errors import InvalidArgumentError
 from graphlab.ops.indexed_ops import merge_shapes
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 from graphlab.ops.state_ops import _dims
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from graphlab.framework import dtypes
 from graphlab.ops.math_ops import (_after, _bcast, _conj_scope, _unary, exp, reduce_sum, square)
-from graphlab.ops.registry import broadcast_outputs, build_op, constant, register_op
+from graphlab.framework.registry import broadcast_outputs, build_op, constant, register_op
 
 _REALS = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64)
 

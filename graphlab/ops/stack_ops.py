@@ -7,7 +7,7 @@ handle in TF), which Enter ops carry into the loops' frames.
 """
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 
 
 class _Stack:

@@ -8,7 +8,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 
 class VariableRef:

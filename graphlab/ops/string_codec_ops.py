@@ -9,7 +9,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework.errors import DataLossError, InvalidArgumentError
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 
 def _each(fn, out_dtype=object):

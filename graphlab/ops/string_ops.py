@@ -6,7 +6,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.errors import InvalidArgumentError
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
 
 
 def _bytes(v):
@@ -134,7 +134,7 @@ def _reduce_join(ctx, inputs, axes):
 
 
 def _reduce_join_outputs(op):
-    from graphlab.ops.registry import const_value
+    from graphlab.framework.registry import const_value
     x, axes = op._inputs
     value = const_value(axes)
     if value is None or x._shape.ndims is None:

@@ -8,9 +8,9 @@ import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.tensor import Tensor
-from graphlab.ops import registry
+from graphlab.framework import registry
 from graphlab.ops import tensor_array_ops  # noqa: F401  (registers the ops this class builds)
-from graphlab.ops.registry import build_op
+from graphlab.framework.registry import build_op
 
 class TensorArray:
     """``tf.TensorArray`` (TF1's graph implementation): ``write``/``scatter``/``unstack``/``split`` return a

@@ -10,7 +10,7 @@ import numpy as np
 
 from graphlab.framework import graph as graph_mod
 from graphlab.ops import array_ops, control_flow_ops, logging_ops, math_ops
-from graphlab.ops.registry import const_value, convert_to_tensor
+from graphlab.framework.registry import const_value, convert_to_tensor
 
 _ERROR_PREFIX = "weights can not be broadcast to values."
 

@@ -12,7 +12,7 @@ from graphlab.framework import graph as graph_mod, nest, tensor_shape
 from graphlab.framework.graph import GraphKeys
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import control_flow_util as util
-from graphlab.ops import registry
+from graphlab.framework import registry
 from graphlab.ops.control_flow_context import ControlFlowContext
 
 

@@ -24,7 +24,7 @@ Writing the code out costs ~20 us per step, so a loop is compiled only when it r
 a one-off run of a large loop pays nothing for it.
 """
 from graphlab.framework import errors
-from graphlab.ops.registry import DEAD
+from graphlab.framework.registry import DEAD
 from graphlab.runtime.frames import kernel_failure
 
 # what a step does with dead values (loop_runner's modes): only FAST steps are written out as a direct call

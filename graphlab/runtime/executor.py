@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from graphlab.framework import errors
-from graphlab.ops import registry
+from graphlab.framework import registry
 from graphlab.runtime import frames, memory, pruning
 
 DEAD = registry.DEAD    # a value on the side a Switch did not take

@@ -93,7 +93,7 @@ def convert_feed(tensor, value, key=None):
             raise TypeError("Type of feed value %s with type %s is not compatible with Tensor type %s. "
                             "Try explicitly setting the type of the feed tensor to a larger type (e.g. "
                             "int64)." % (value, type(value), object))
-        from graphlab.ops.registry import to_numpy
+        from graphlab.framework.registry import to_numpy
         array = to_numpy(value, dtypes.string)
     else:
         np_type = dtype.as_numpy_dtype

@@ -21,7 +21,7 @@ import heapq
 import time
 
 from graphlab.framework import errors
-from graphlab.ops.registry import DEAD
+from graphlab.framework.registry import DEAD
 from graphlab.runtime import pruning
 
 ENTER_TYPES = frozenset(("Enter", "RefEnter"))

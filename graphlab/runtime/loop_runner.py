@@ -20,7 +20,7 @@ from operator import itemgetter
 import numpy as np
 
 from graphlab.framework import errors
-from graphlab.ops.registry import DEAD
+from graphlab.framework.registry import DEAD
 from graphlab.runtime.compiled_pass import CHECK, FAST, MERGE, TRIGGER, compile_pass, run_interpreted
 from graphlab.runtime.frames import DISCARD, EXIT_TYPES, MERGE_TYPES
 from graphlab.runtime.pruning import ALWAYS_RUN
@@ -201,7 +201,7 @@ class _Plumbing:
     Ops that may meet a dead value (``maybe_dead``) keep their steps and the general rules."""
 
     def __init__(self, frame, by_op, maybe_dead, slots):
-        from graphlab.ops import registry
+        from graphlab.framework import registry
         self.by_op, self.maybe_dead, self.slots = by_op, maybe_dead, slots
         self.alias = {}          # slot of a renamed value -> slot of the value it renames
         self.presets = []        # (slot, value) of the constants

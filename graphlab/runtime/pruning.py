@@ -108,7 +108,7 @@ def unread_ops(ops, fetch_tensors, target_ops, fed_tensors=()):
     when it is fetched or a target, is stateful, has a ref input, is one of ``ALWAYS_RUN``, or is an
     Identity reading a variable or a Switch (a variable's snapshot, a cond's pivot). Its own inputs still run
     unless they too are left unread (a stateless chain that only ends in a control edge goes entirely)."""
-    from graphlab.ops import registry
+    from graphlab.framework import registry
     fed = fed_tensors if isinstance(fed_tensors, (set, frozenset)) else set(fed_tensors)
     wanted = {t._op for t in fetch_tensors if t not in fed}   # a fed fetch is the fed value, not its op
     wanted.update(target_ops)

@@ -9,7 +9,8 @@ import time
 
 import numpy as np
 
-from graphlab.framework import errors, graph as graph_mod, nest
+from graphlab.framework import default_stacks, errors, graph as graph_mod, nest
+from graphlab.framework.default_stacks import get_default_session
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
@@ -225,7 +226,7 @@ class BaseSession:
 
     def as_default(self):
         """Make this session the one ``Tensor.eval()`` and ``Operation.run()`` use inside the block."""
-        return _default_session_stack.controller(self)
+        return default_stacks.default_session_controller(self)
 
     def __enter__(self):
         session_ctx = self.as_default()
@@ -344,37 +345,6 @@ def _as_result(value):
     if hasattr(value, "read_value"):      # a variable handle fetched directly
         return _as_result(value.read_value())
     return np.asarray(value)
-
-
-_default_session_stack = graph_mod.DefaultStack()
-
-
-def get_default_session():
-    return _default_session_stack.get()
-
-
-def _clear_default_session_stack():
-    _default_session_stack.stack[:] = []
-
-
-def _session_for_eval(session, graph, what):
-    if session is None:
-        session = get_default_session()
-        if session is None:
-            if what == "eval()":
-                raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. "
-                                 "Use `with sess.as_default()` or pass an explicit session to "
-                                 "`eval(session=sess)`")
-            raise ValueError("Cannot execute operation using `run()`: No default session is registered. "
-                             "Use `with sess.as_default():` or pass an explicit session to "
-                             "`run(session=sess)`")
-    if session.graph is not graph:
-        if what == "eval()":
-            raise ValueError("Cannot use the given session to evaluate tensor: the tensor's graph is "
-                             "different from the session's graph.")
-        raise ValueError("Cannot use the given session to execute operation: the operation's graph is "
-                         "different from the session's graph.")
-    return session
 
 
 __all__ = ["Session", "InteractiveSession", "get_default_session", "RunOptions", "RunMetadata"]

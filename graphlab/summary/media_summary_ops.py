@@ -7,7 +7,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod
 from graphlab.formats.protos import summary_pb2
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, constant, convert_to_tensor, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, constant, convert_to_tensor, register_op
 from graphlab.summary.summary_ops import _as_str, _bytes, _clean, _collect, _string_scalar, _tag  # noqa: F401
 
 

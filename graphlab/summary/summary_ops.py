@@ -13,7 +13,7 @@ from graphlab.framework import graph as graph_mod
 from graphlab.framework.graph import GraphKeys
 from graphlab.formats.protos import summary_pb2
 from graphlab.ops import audio_ops
-from graphlab.ops.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
+from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
 
 
 def _string_scalar(op):

@@ -194,7 +194,7 @@ def fold_constants(gd, inputs, outputs, params):
     then drop what the outputs no longer need. ignore_errors=true leaves the graph as it was when the
     constants cannot be evaluated."""
     from graphlab.framework import graph as graph_mod
-    from graphlab.ops import registry
+    from graphlab.framework import registry
     from graphlab.runtime.session import Session
     input_set = set(node_name(i) for i in inputs)
     try:

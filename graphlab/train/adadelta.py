@@ -2,7 +2,7 @@
 (``w/Adadelta_1``), ApplyAdadelta. Hyper-parameter tensors are named ``lr``, ``rho`` and ``epsilon``
 (TF's names for this optimizer, unlike the ``learning_rate`` of the others)."""
 from graphlab.ops import sparse_training_ops, training_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 from graphlab.train.optimizer import Optimizer
 
 

@@ -1,7 +1,7 @@
 """``tf.train.AdagradOptimizer``: an ``accumulator`` slot (``w/Adagrad``) starting at 0.1, ApplyAdagrad
 (SparseApplyAdagrad for an IndexedSlices gradient)."""
 from graphlab.ops import sparse_training_ops, training_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 from graphlab.train.optimizer import Optimizer
 
 

@@ -3,7 +3,7 @@
 IndexedSlices gradient gets TF's sparse step instead: m and v decay as a whole (Assign), the looked-up rows'
 share is added with ScatterAdd, and var moves by AssignSub."""
 from graphlab.ops import control_flow_ops, indexed_ops, math_ops, state_ops, training_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 from graphlab.train.optimizer import Optimizer
 
 

@@ -2,7 +2,7 @@
 IndexedSlices gradient, ScatterSub of the looked-up rows times learning_rate)."""
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.ops import training_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 from graphlab.train.optimizer import Optimizer
 
 

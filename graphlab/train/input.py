@@ -8,7 +8,7 @@ from graphlab.framework.graph import GraphKeys
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, control_flow_ops, data_flow_ops, math_ops, random_ops, state_ops
 from graphlab.ops.logging_ops import Assert
-from graphlab.ops.registry import constant, convert_to_tensor, const_value
+from graphlab.framework.registry import constant, convert_to_tensor, const_value
 from graphlab.train.queue_runner import QueueRunner, add_queue_runner
 
 

@@ -8,7 +8,7 @@ A missing global step (None) fails where TF 2's graph mode fails: casting it ("N
 import math
 
 from graphlab.framework import dtypes, graph as graph_mod
-from graphlab.ops.registry import constant, convert_to_tensor
+from graphlab.framework.registry import constant, convert_to_tensor
 
 
 def _scope(name, default):

@@ -1,7 +1,7 @@
 """``tf.train.MomentumOptimizer``: one ``momentum`` slot per variable (``w/Momentum``), ApplyMomentum
 (SparseApplyMomentum for an IndexedSlices gradient)."""
 from graphlab.ops import sparse_training_ops, training_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 from graphlab.train.optimizer import Optimizer
 
 

@@ -20,7 +20,7 @@ from graphlab.framework import dtypes
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.graph import GraphKeys
 from graphlab.ops import array_ops, control_flow_ops, init_ops, math_ops, state_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 from graphlab.variable_scope import get_variable, get_variable_scope, variable_scope
 
 _AVERAGEABLE = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64)

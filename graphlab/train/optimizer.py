@@ -12,7 +12,7 @@ from graphlab.framework.indexed_slices import IndexedSlices, convert_to_tensor_o
 from graphlab.framework.tensor import Tensor
 from graphlab.gradients import gradients
 from graphlab.ops import control_flow_ops, state_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 
 _VALID_DTYPES = None
 

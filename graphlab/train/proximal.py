@@ -3,7 +3,7 @@
 ``accum``/``linear``, ``gradient_accumulator``/``gradient_squared_accumulator``). Dense gradients only."""
 from graphlab.framework import dtypes
 from graphlab.ops import array_ops, math_ops, proximal_training_ops as ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 from graphlab.train.optimizer import Optimizer
 
 

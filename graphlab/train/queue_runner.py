@@ -163,7 +163,7 @@ def add_queue_runner(qr, collection=GraphKeys.QUEUE_RUNNERS):
 
 def start_queue_runners(sess=None, coord=None, daemon=True, start=True, collection=GraphKeys.QUEUE_RUNNERS):
     """``tf.train.start_queue_runners``: start the threads of every queue runner in the graph's collection."""
-    from graphlab.runtime.session import get_default_session
+    from graphlab.framework.default_stacks import get_default_session
     if sess is None:
         sess = get_default_session()
         if not sess:

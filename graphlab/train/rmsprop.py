@@ -3,7 +3,7 @@
 ``w/RMSProp_1`` is mg and ``w/RMSProp_2`` momentum, as in TF) and ApplyCenteredRMSProp. An IndexedSlices
 gradient gets SparseApplyRMSProp (SparseApplyCenteredRMSProp)."""
 from graphlab.ops import sparse_training_ops, training_ops
-from graphlab.ops.registry import convert_to_tensor
+from graphlab.framework.registry import convert_to_tensor
 from graphlab.train.optimizer import Optimizer
 
 

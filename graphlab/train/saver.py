@@ -294,7 +294,7 @@ def _build_saver_ops(graph, names_to_vars, name, filename, max_to_keep, keep_hou
     builds TF's sharded form (one shard: graphlab runs every op on one device): SaveV2 writes
     PREFIX_temp/part-00000-of-00001, MergeV2Checkpoints moves it to PREFIX."""
     from graphlab.ops import array_ops, control_flow_ops, io_ops, state_ops
-    from graphlab.ops.registry import constant
+    from graphlab.framework.registry import constant
     items = sorted(names_to_vars.items())
     with graph.as_default(), graph.control_dependencies(None), graph.name_scope(name or "save"):
         default = constant(filename or "model", name="filename/input")
@@ -332,7 +332,7 @@ def _build_saver_ops(graph, names_to_vars, name, filename, max_to_keep, keep_hou
 def _save_op(graph, prefix, keys, refs):
     """save/SaveV2 with its tensor_names and shape_and_slices Consts (TF makes them in the op's scope)."""
     from graphlab.ops import io_ops
-    from graphlab.ops.registry import constant
+    from graphlab.framework.registry import constant
     with graph.name_scope("SaveV2") as save_scope:
         names_t = constant(keys, name="tensor_names")
         slices_t = constant([""] * len(keys), name="shape_and_slices")
@@ -343,7 +343,7 @@ def _sharded_save(graph, checkpoint_prefix, keys, refs):
     """TF's _AddShardedSaveOpsForV2 for one shard: the save tensor (save/Identity) yields the prefix once
     the shard is written and merged."""
     from graphlab.ops import array_ops, io_ops
-    from graphlab.ops.registry import constant
+    from graphlab.framework.registry import constant
     from graphlab.framework.device_spec import DeviceSpec
     with graph.device("CPU"):
         is_s3 = io_ops.static_regex_full_match(checkpoint_prefix, "^s3://.*")

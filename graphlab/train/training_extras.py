@@ -184,7 +184,7 @@ def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_v
     import math
     from graphlab.framework.graph import name_scope
     from graphlab.ops import math_ops, random_ops
-    from graphlab.ops.registry import constant, convert_to_tensor
+    from graphlab.framework.registry import constant, convert_to_tensor
     if global_step is None:
         raise ValueError("global_step is required for noisy_linear_cosine_decay.")
     with name_scope(name, "NoisyLinearCosineDecay", [learning_rate, global_step]) as scope:

@@ -16,8 +16,11 @@ upto_op_count=None)`` returns a ``RenderResult`` (``.dot``, ``.svg()``, ``.save(
 - ``max_nodes``: past this many boxes, deeper scope levels are collapsed (then same-type ops grouped); the
   caption says so. ``upto_op_count`` (alias ``ops_limit``): the graph as it was after its first N ops.
 """
+from graphlab.framework import graph as _graph_mod
 from graphlab.viz.render import render
 from graphlab.viz.result import GraphvizNotFoundError, RenderResult
 from graphlab.viz.scopes import list_scopes
+
+_graph_mod.set_display_hook(render)   # a Graph shows itself in a notebook as this drawing
 
 __all__ = ["render", "RenderResult", "GraphvizNotFoundError", "list_scopes"]

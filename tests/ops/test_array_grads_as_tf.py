@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import graphlab as tf
-from graphlab.ops.registry import build_op
+from graphlab.framework.registry import build_op
 
 W = np.arange(1, 25, dtype=np.float32)
 

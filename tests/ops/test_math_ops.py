@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import graphlab as tf
-from graphlab.ops import registry
+from graphlab.framework import registry
 
 
 def P(dtype=tf.float32, shape=(2, 3), name="x"):

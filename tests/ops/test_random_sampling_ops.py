@@ -5,7 +5,7 @@ statistics (the draws themselves are TF's own: tests/ops/test_random_as_tf.py)."
 import numpy as np
 
 import graphlab as tf
-from graphlab.ops.registry import build_op
+from graphlab.framework.registry import build_op
 from tests.tfcompare import Cases, install_tests
 
 GRAPHS = {
