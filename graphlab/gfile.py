@@ -7,7 +7,7 @@ import glob as _glob
 import os
 import shutil
 
-from graphlab.framework.errors import NotFoundError
+from graphlab.formats.errors import NotFoundError
 
 
 def _not_found(path, what):
@@ -54,14 +54,14 @@ def DeleteRecursively(dirname):  # noqa: N802
 
 def Rename(oldname, newname, overwrite=False):  # noqa: N802
     if os.path.exists(newname) and not overwrite:
-        from graphlab.framework.errors import AlreadyExistsError
+        from graphlab.formats.errors import AlreadyExistsError
         raise AlreadyExistsError(None, None, "%s: file already exists" % newname)
     os.replace(oldname, newname)
 
 
 def Copy(oldpath, newpath, overwrite=False):  # noqa: N802
     if os.path.exists(newpath) and not overwrite:
-        from graphlab.framework.errors import AlreadyExistsError
+        from graphlab.formats.errors import AlreadyExistsError
         raise AlreadyExistsError(None, None, "%s: file already exists" % newpath)
     shutil.copyfile(oldpath, newpath)
 

@@ -16,8 +16,8 @@ from graphlab.framework import dtypes, graph as graph_mod, source_info, tensor_s
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
-from graphlab.framework import registry
-from graphlab.ops import array_ops, control_flow_util, custom_gradient, math_ops
+from graphlab.framework import control_flow_util, registry
+from graphlab.ops import array_ops, custom_gradient, math_ops
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 # -------------------------------------------------------------------------------- BroadcastGradientArgs
@@ -45,7 +45,7 @@ def _bga_kernel(ctx, s0, s1):
         elif b == 1:
             r1.append(axis)
         else:
-            from graphlab.framework.errors import InvalidArgumentError
+            from graphlab.formats.errors import InvalidArgumentError
             raise InvalidArgumentError(None, ctx.op, "Incompatible shapes: %s vs. %s" % (s0, s1))
     dt = ctx.attrs["T"].as_numpy_dtype
     return np.array(r0, dtype=dt), np.array(r1, dtype=dt)
@@ -194,7 +194,7 @@ def _broadcast_to_kernel(ctx, x, shape):
     try:
         return np.array(np.broadcast_to(x, [int(d) for d in shape]))
     except ValueError:
-        from graphlab.framework.errors import InvalidArgumentError
+        from graphlab.formats.errors import InvalidArgumentError
         raise InvalidArgumentError(None, ctx.op, "Unable to broadcast tensor of shape %s to tensor of shape %s"
                                    % (list(np.shape(x)), [int(d) for d in shape])) from None
 

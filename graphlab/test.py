@@ -175,7 +175,7 @@ class TestCase(unittest.TestCase):
         self.assertEqual(expected, message, msg)
 
     def assertRaisesOpError(self, expected_err_re_or_predicate):  # noqa: N802
-        from graphlab.framework.errors import OpError
+        from graphlab.formats.errors import OpError
         return self.assertRaisesRegex(OpError, expected_err_re_or_predicate)
 
     def assertRaisesWithPredicateMatch(self, exception_type, expected_err_re_or_predicate):  # noqa: N802

@@ -9,7 +9,7 @@ import platform
 import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
-from graphlab.framework.errors import OpError
+from graphlab.formats.errors import OpError
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, control_flow_ops, math_ops, nn_ops
 from graphlab.ops.elementwise_ops import (acosh, asinh, atan2, atanh, erfc, rint, truncatediv,  # noqa: F401

@@ -9,7 +9,7 @@ import numpy as np
 
 from graphlab.formats import tfrecord
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
+from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, register_op
 
 _VARIANT = [(dtypes.variant, tensor_shape.SCALAR)]

@@ -10,7 +10,7 @@ import numpy as np
 
 from graphlab.data.functions import flatten, pack
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError, OutOfRangeError
+from graphlab.formats.errors import InvalidArgumentError, OutOfRangeError
 from graphlab.framework.registry import build_op
 
 

@@ -39,7 +39,7 @@ def _collection_def(key, items, export_scope):
     from graphlab.framework.operation import Operation
     from graphlab.framework.tensor import Tensor
     from graphlab.variables import Variable
-    from graphlab.ops.control_flow_context import ControlFlowContext
+    from graphlab.framework.control_flow_context import ControlFlowContext
     from graphlab.train.queue_runner import QueueRunner
     cd = meta_graph_pb2.CollectionDef()
     if not items:

@@ -1,17 +1,51 @@
 """TFRecord files, written and read by our own code: ``tf.python_io.TFRecordWriter``,
 ``tf.python_io.tf_record_iterator`` and ``TFRecordOptions`` (no compression, GZIP or ZLIB).
 
-A record is TF's framing (graphlab/summary/events.py ``frame``): uint64 length, masked crc32c of the length,
-the data, masked crc32c of the data. Reading checks both checksums; a file cut short or corrupted raises
-DataLossError naming the file and the byte where it happened, as TF does.
+A record is TF's framing (``frame`` below, as tensorflow/core/lib/io/record_writer writes it): uint64 length
+(little endian), masked crc32c of those 8 bytes, the data, masked crc32c of the data; TensorBoard's event files
+use it too. Reading checks both checksums; a file cut short or corrupted raises DataLossError naming the file
+and the byte where it happened, as TF does.
 """
 import gzip
 import struct
 import zlib
 
 from graphlab.formats.crc32c import masked_crc32c
-from graphlab.framework.errors import DataLossError, InvalidArgumentError, NotFoundError
-from graphlab.summary.events import frame
+from graphlab.formats.errors import DataLossError, InvalidArgumentError, NotFoundError
+
+
+def frame(data):
+    """One TFRecord: header (length + its crc), data, data crc."""
+    header = struct.pack("<Q", len(data))
+    return header + struct.pack("<I", masked_crc32c(header)) + data + struct.pack("<I", masked_crc32c(data))
+
+
+def read_records(path):
+    """Yield each record's data, checking both checksums, with TF's record reader's rules: a tail shorter
+    than a record header ends the file; a record whose header is there but whose data is cut short is
+    ``DataLossError: truncated record at <offset>``, a checksum mismatch ``corrupted record at <offset>``
+    (the offset of the header, or of the data whose checksum failed)."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    pos = 0
+    while pos + 12 <= len(blob):
+        header = blob[pos:pos + 8]
+        (length,) = struct.unpack("<Q", header)
+        (hcrc,) = struct.unpack("<I", blob[pos + 8:pos + 12])
+        if hcrc != masked_crc32c(header):
+            raise DataLossError(None, None, "corrupted record at %d (in %s: the length's checksum does not "
+                                "match)" % (pos, path))
+        end = pos + 12 + length
+        if end + 4 > len(blob):
+            raise DataLossError(None, None, "truncated record at %d (in %s: the file ends inside this record, "
+                                "as when its writer stops mid-write)" % (pos, path))
+        data = blob[pos + 12:end]
+        (dcrc,) = struct.unpack("<I", blob[end:end + 4])
+        if dcrc != masked_crc32c(data):
+            raise DataLossError(None, None, "corrupted record at %d (in %s: the data's checksum does not "
+                                "match)" % (pos + 12, path))
+        yield data
+        pos = end + 4
 
 
 class TFRecordCompressionType:

@@ -4,7 +4,7 @@
 ``tf.errors.UnimplementedError`` with the reason, so a TF1 program stops at the user's line with a sentence
 that says why rather than with an AttributeError. bench/api_coverage.py counts these apart.
 """
-from graphlab.framework.errors import UnimplementedError
+from graphlab.formats.errors import UnimplementedError
 
 
 class Omitted:

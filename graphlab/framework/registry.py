@@ -16,7 +16,7 @@ import types
 
 import numpy as np
 
-from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
+from graphlab.framework import control_flow_util, dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
 
@@ -186,10 +186,9 @@ def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, contr
     else:
         op._outputs = [Tensor(op, i, dt, shape) for i, (dt, shape) in enumerate(specs)]
     if graph._has_while_loops:         # TF's check: a value made inside a loop stays inside it
-        from graphlab.ops.control_flow_util import check_input_from_valid_context
         op._control_flow_context = graph._control_flow_context
         for t in flat:
-            check_input_from_valid_context(op, t._op)
+            control_flow_util.check_input_from_valid_context(op, t._op)
     graph._register_op(op)
     ctxt = graph._control_flow_context
     if ctxt is not None:    # built in a cond branch or loop body: the context routes outside inputs in
@@ -274,8 +273,7 @@ def _computed_inputs(error, flat):
     text = " and with computed input tensors: " + ", ".join(shown) if shown else ""
     partial = []
     for i in getattr(error, "partial_inputs", ()):
-        from graphlab.ops.array_ops import _partial_shape
-        dims = _partial_shape(flat[i])
+        dims = _ARRAY_HOOKS["partial_shape"](flat[i])
         if dims is not None:
             partial.append("input[%d] = %s" % (i, dims_text(dims)))
     return text + (" and with input tensors computed as partial shapes: " + ", ".join(partial) if partial else "")
@@ -416,6 +414,17 @@ def _first_arg_of(opdef, arg):
 
 # --- conversion of Python values --------------------------------------------------------------------
 
+_ARRAY_HOOKS = {}
+
+
+def register_array_hooks(autopack, partial_shape):
+    """Called once by graphlab/ops/array_ops.py, which sits above this module (as TF's array_ops registers
+    its autopacking conversion): ``autopack(values, dtype, name)`` packs a list holding tensors into one
+    (``tf.constant``-like lists of tensors become a Pack), and ``partial_shape(tensor)`` says what is known
+    of a shape tensor at build time (for shape errors' "computed as partial shapes")."""
+    _ARRAY_HOOKS.update(autopack=autopack, partial_shape=partial_shape)
+
+
 def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, as_ref=False, dtype_hint=None):
     """``tf.convert_to_tensor``: Tensors pass through, Variables give their value (or handle with
     ``as_ref``), lists holding tensors are stacked, anything else becomes a Const op."""
@@ -441,8 +450,7 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, as_ref
     if isinstance(value, (tensor_shape.TensorShape, tensor_shape.Dimension)):
         return _shape_as_tensor(value, dtype, name)
     if isinstance(value, (list, tuple)) and _holds_tensors(value):
-        from graphlab.ops import array_ops
-        return array_ops.autopack(value, dtype, name or "packed")
+        return _ARRAY_HOOKS["autopack"](value, dtype, name or "packed")
     if dtype is None and preferred_dtype is not None:
         try:
             return constant(value, dtype=preferred_dtype, name=name or "Const")

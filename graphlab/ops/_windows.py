@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 
 from graphlab.framework import tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 
 _sliding = np.lib.stride_tricks.sliding_window_view
 

@@ -9,9 +9,9 @@ import functools
 
 import numpy as np
 
-from graphlab.framework import dtypes, tensor_shape
+from graphlab.framework import dtypes, registry, tensor_shape
 from graphlab.framework import graph as graph_mod
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
 from graphlab.framework.registry import (NOT_DIFFERENTIABLE, build_op, const_value, constant, convert_to_tensor,
                                    register_op, same_as_input)
@@ -640,7 +640,7 @@ def _concat_grad(op, grad):
     if axis.op.type == "Const":
         # as TF: a constant axis made in another control-flow context (a cond branch, a loop body) is
         # copied into the gradient's, rather than reached through a Switch or an Enter
-        from graphlab.ops import control_flow_util
+        from graphlab.framework import control_flow_util
         if control_flow_util.get_output_context(axis.op) is not control_flow_util.get_output_context(grad.op):
             axis = constant(_known(axis), dtype=axis.dtype)
     axis = _math().floormod(axis, rank(values[0]), name="mod")
@@ -1862,6 +1862,7 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
 
 
 install_getitem()
+registry.register_array_hooks(autopack, _partial_shape)   # tf.convert_to_tensor([t1, t2]) packs; shape errors
 
 __all__ = ["constant", "placeholder", "placeholder_with_default", "identity", "stack", "unstack", "zeros_like",
            "reshape", "transpose", "invert_permutation", "expand_dims", "squeeze", "concat", "split", "slice",

@@ -6,7 +6,7 @@ import struct
 import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
 
 

@@ -9,7 +9,7 @@ the given mean and variance. float16/bfloat16 inputs are computed in float32.
 import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import array_ops, math_ops
 from graphlab.framework.registry import build_op, constant, convert_to_tensor, register_op
 

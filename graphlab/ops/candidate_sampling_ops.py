@@ -19,7 +19,7 @@ import os
 import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError, NotFoundError
+from graphlab.formats.errors import InvalidArgumentError, NotFoundError
 from graphlab.framework.random_seed import get_seed
 from graphlab.ops import philox
 from graphlab.ops.random_ops import _generator, _stream

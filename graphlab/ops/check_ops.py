@@ -10,7 +10,7 @@ import numpy as np
 
 from graphlab.framework import dtypes
 from graphlab.framework import graph as graph_mod
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, control_flow_ops, math_ops
 from graphlab.ops.logging_ops import Assert, assert_equal

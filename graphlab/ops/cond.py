@@ -10,9 +10,9 @@ cond is computed whichever branch is taken. A Merge per result joins the branche
 from graphlab.framework import nest
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
-from graphlab.ops import control_flow_util as util
+from graphlab.framework import control_flow_util as util
 from graphlab.framework import registry
-from graphlab.ops.control_flow_context import ControlFlowContext
+from graphlab.framework.control_flow_context import ControlFlowContext
 
 
 class CondContext(ControlFlowContext):

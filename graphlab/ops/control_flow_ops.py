@@ -206,7 +206,8 @@ def _merge_grad(op, grad, _):
     """In a loop: route the gradient by the gradient loop's predicate (its first input is the Enter, the
     second the back edge). In a cond: by the cond's predicate (inside a loop, that iteration's value, kept
     on a stack). A bare Merge: to whichever input it forwarded (value_index)."""
-    from graphlab.ops import control_flow_util as util, math_ops
+    from graphlab.framework import control_flow_util as util
+    from graphlab.ops import math_ops
     graph = op._graph
     op_ctxt = util.get_output_context(op._inputs[0]._op)
     grad_ctxt = graph._control_flow_context

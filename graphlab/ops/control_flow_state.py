@@ -12,7 +12,7 @@ copied instead, and values from outside the loop simply enter the gradient loop.
 graphlab/gradients.py asks it which gradient loop an op's gradient is built in.
 """
 from graphlab.framework import dtypes
-from graphlab.ops import control_flow_util as util
+from graphlab.framework import control_flow_util as util
 from graphlab.framework import registry
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from graphlab.framework import graph as graph_mod
 from graphlab.framework import tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import _windows as win
 from graphlab.ops import array_ops
 from graphlab.framework.registry import build_op, register_op

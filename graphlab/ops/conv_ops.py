@@ -8,7 +8,7 @@ kernel and rule, so gradient graphs read like TF's and can be differentiated aga
 import numpy as np
 
 from graphlab.framework import tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import _windows as window_geometry
 from graphlab.ops import array_ops
 from graphlab.framework.registry import build_op, const_value, register_op

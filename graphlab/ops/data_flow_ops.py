@@ -11,7 +11,7 @@ import weakref
 import numpy as np
 
 from graphlab.framework import dtypes, random_seed, tensor_shape
-from graphlab.framework.errors import CancelledError, InvalidArgumentError, OutOfRangeError
+from graphlab.formats.errors import CancelledError, InvalidArgumentError, OutOfRangeError
 from graphlab.framework import graph as graph_mod
 from graphlab.framework import registry
 from graphlab.ops import queue_state

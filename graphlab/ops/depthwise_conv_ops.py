@@ -7,7 +7,7 @@ channel ``c * multiplier + m`` holds filter m of channel c.
 import numpy as np
 
 from graphlab.framework import tensor_shape
-from graphlab.framework.errors import InvalidArgumentError, UnimplementedError
+from graphlab.formats.errors import InvalidArgumentError, UnimplementedError
 from graphlab.ops import _windows as win
 from graphlab.framework.registry import build_op, register_op
 

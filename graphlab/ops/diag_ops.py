@@ -9,7 +9,7 @@ superdiagonals then subdiagonals (the main diagonal is left aligned if either is
 import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import array_ops
 from graphlab.framework.registry import build_op, const_value, register_op
 

@@ -10,7 +10,7 @@ first bad index and then fail naming it.
 import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, ShapeError, build_op, merge_error, register_op
 
 

@@ -8,7 +8,7 @@ import os
 import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError, NotFoundError, OpError
+from graphlab.formats.errors import InvalidArgumentError, NotFoundError, OpError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from graphlab.framework import dtypes
 from graphlab.framework import graph as graph_mod
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import array_ops, math_ops
 from graphlab.ops.diag_ops import matrix_diag, matrix_diag_part, matrix_set_diag
 from graphlab.framework.registry import ShapeError, build_op, convert_to_tensor, merge_error, register_op

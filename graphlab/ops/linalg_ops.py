@@ -11,7 +11,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import array_ops, control_flow_ops, math_ops
 from graphlab.ops.diag_ops import matrix_band_part, matrix_diag, matrix_diag_part, matrix_set_diag
 from graphlab.framework.registry import build_op, convert_to_tensor, register_op

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import control_flow_ops
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, no_outputs, register_op

@@ -11,7 +11,7 @@ back to each input's shape centrally, so no rule here repeats that work.
 import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor as tensor_mod, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.tensor import Tensor
 from graphlab.framework.registry import (NOT_DIFFERENTIABLE, broadcast_outputs, build_op, const_value, constant,

@@ -8,7 +8,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import array_ops, random_ops
 from graphlab.framework.registry import (NOT_DIFFERENTIABLE, build_op, const_value,
                                    convert_to_tensor, register_op, same_as_input)
@@ -464,7 +464,7 @@ def _sparse_xent_outputs(op):
 def _sparse_xent_kernel(ctx, logits, labels):
     n = logits.shape[-1]
     if labels.size and (labels.min() < 0 or labels.max() >= n):
-        from graphlab.framework.errors import InvalidArgumentError
+        from graphlab.formats.errors import InvalidArgumentError
         bad = labels[(labels < 0) | (labels >= n)][0]
         raise InvalidArgumentError(None, ctx.op, "Received a label value of %d which is outside the valid range "
                                    "of [0, %d).  Label values: %s" % (bad, n, " ".join(map(str, labels))))

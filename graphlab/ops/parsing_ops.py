@@ -12,7 +12,7 @@ import numpy as np
 
 from graphlab.formats.protos import example_pb2
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import array_ops
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, constant, register_op
 

@@ -19,7 +19,7 @@ With ``axis`` set, each slice along it has its own min and max (MIN_COMBINED and
 import numpy as np
 
 from graphlab.framework import dtypes
-from graphlab.framework.errors import InvalidArgumentError, UnimplementedError
+from graphlab.formats.errors import InvalidArgumentError, UnimplementedError
 from graphlab.formats import dtypes_map
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
 

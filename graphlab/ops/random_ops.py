@@ -85,7 +85,7 @@ register_op(
 
 def _uniform_int_kernel(ctx, shape, low, high):
     if low >= high:
-        from graphlab.framework.errors import InvalidArgumentError
+        from graphlab.formats.errors import InvalidArgumentError
         raise InvalidArgumentError(None, ctx.op, "Need minval < maxval: %d >= %d" % (low, high))
     dims = _dims(shape)
     count = int(np.prod(dims, dtype=np.int64))

@@ -11,7 +11,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.random_seed import get_seed
 from graphlab.ops import array_ops, math_ops, philox, philox_rejection
 from graphlab.ops.random_ops import _stream, random_uniform

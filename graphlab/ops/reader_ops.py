@@ -14,7 +14,7 @@ import numpy as np
 
 from graphlab.formats import tfrecord
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError, NotFoundError, OutOfRangeError
+from graphlab.formats.errors import InvalidArgumentError, NotFoundError, OutOfRangeError
 from graphlab.ops import data_flow_ops, image_ops
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 

@@ -4,7 +4,7 @@ built from exclusive cumprods (graphlab/gradients.py)."""
 import numpy as np
 
 from graphlab.framework import dtypes
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops.math_ops import _scope, div_no_nan
 from graphlab.framework.registry import build_op, convert_to_tensor, register_op
 

@@ -8,7 +8,7 @@ has no IndexedSlices yet) sums those rows at once with UnsortedSegmentSum, so th
 import numpy as np
 
 from graphlab.framework import tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import array_ops, math_ops
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, ShapeError, build_op, dims_text, merge_error, register_op
 

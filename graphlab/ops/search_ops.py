@@ -4,7 +4,7 @@ them or on TopKV2 (``tf.sort``, ``tf.argsort``)."""
 import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, const_value, convert_to_tensor, register_op
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import array_ops, math_ops
 from graphlab.framework.registry import build_op, const_value, constant, convert_to_tensor, get_opdef, register_op
 

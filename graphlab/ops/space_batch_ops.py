@@ -9,7 +9,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import array_ops
 from graphlab.framework.registry import ShapeError, build_op, const_value, convert_to_tensor, register_op
 

@@ -8,7 +8,7 @@ ScatterAdd (graphlab.ops.indexed_ops).
 """
 import numpy as np
 
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops.indexed_ops import merge_shapes
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 from graphlab.ops.state_ops import _dims

@@ -6,7 +6,7 @@ A StackV2 op makes a new, empty stack each time it runs; its output is the stack
 handle in TF), which Enter ops carry into the loops' frames.
 """
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 
 

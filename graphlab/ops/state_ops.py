@@ -7,7 +7,7 @@ import weakref
 import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
+from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 

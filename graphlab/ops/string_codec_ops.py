@@ -8,7 +8,7 @@ import zlib
 import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import DataLossError, InvalidArgumentError
+from graphlab.formats.errors import DataLossError, InvalidArgumentError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 
 

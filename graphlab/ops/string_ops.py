@@ -5,7 +5,7 @@ gradient. (StringJoin and StaticRegexFullMatch live in io_ops.py, where the Save
 import numpy as np
 
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
 
 

@@ -14,7 +14,7 @@ import itertools
 import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.errors import InvalidArgumentError, OutOfRangeError, UnimplementedError
+from graphlab.formats.errors import InvalidArgumentError, OutOfRangeError, UnimplementedError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, no_outputs, register_op
 
 _FLOW = np.float32(0.0)        # the flow's value (TF's is an arbitrary float too)

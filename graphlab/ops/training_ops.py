@@ -12,7 +12,7 @@ form stays as the fallback and rounds exactly as the C loop does (tests/train/te
 """
 import numpy as np
 
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
 from graphlab.ops.state_ops import _dims
 

@@ -11,9 +11,9 @@ the frame; graphlab/ops/control_flow_state.py builds its gradient.
 from graphlab.framework import graph as graph_mod, nest, tensor_shape
 from graphlab.framework.graph import GraphKeys
 from graphlab.framework.tensor import Tensor
-from graphlab.ops import control_flow_util as util
+from graphlab.framework import control_flow_util as util
 from graphlab.framework import registry
-from graphlab.ops.control_flow_context import ControlFlowContext
+from graphlab.framework.control_flow_context import ControlFlowContext
 
 
 class WhileContext(ControlFlowContext):

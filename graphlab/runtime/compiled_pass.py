@@ -23,7 +23,7 @@ exception a kernel raises becomes the same InvalidArgumentError naming the same 
 Writing the code out costs ~20 us per step, so a loop is compiled only when it runs again (see FastLoop.run):
 a one-off run of a large loop pays nothing for it.
 """
-from graphlab.framework import errors
+from graphlab.formats import errors
 from graphlab.framework.registry import DEAD
 from graphlab.runtime.frames import kernel_failure
 

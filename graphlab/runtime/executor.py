@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from graphlab.framework import errors
+from graphlab.formats import errors
 from graphlab.framework import registry
 from graphlab.runtime import frames, memory, pruning
 

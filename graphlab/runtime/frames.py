@@ -20,7 +20,7 @@ loop's step reads its Enters' inputs from the parent's slots and writes its Exit
 import heapq
 import time
 
-from graphlab.framework import errors
+from graphlab.formats import errors
 from graphlab.framework.registry import DEAD
 from graphlab.runtime import pruning
 

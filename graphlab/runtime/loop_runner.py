@@ -19,7 +19,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from graphlab.framework import errors
+from graphlab.formats import errors
 from graphlab.framework.registry import DEAD
 from graphlab.runtime.compiled_pass import CHECK, FAST, MERGE, TRIGGER, compile_pass, run_interpreted
 from graphlab.runtime.frames import DISCARD, EXIT_TYPES, MERGE_TYPES

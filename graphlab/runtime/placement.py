@@ -6,7 +6,7 @@ unless ``ConfigProto(allow_soft_placement=True)``; ``log_device_placement=True``
 in TF's words and order (ops with inputs or state first, then the generators: ops with no inputs and one
 plain output, such as constants and placeholders)."""
 from graphlab.framework.device_spec import DeviceSpec
-from graphlab.framework.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError
 
 CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 

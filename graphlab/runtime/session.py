@@ -9,7 +9,9 @@ import time
 
 import numpy as np
 
-from graphlab.framework import default_stacks, errors, graph as graph_mod, nest
+from graphlab.formats import errors
+
+from graphlab.framework import default_stacks, graph as graph_mod, nest
 from graphlab.framework.default_stacks import get_default_session
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation

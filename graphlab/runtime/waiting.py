@@ -11,7 +11,7 @@ classic trap, a dequeue whose queue runners were never started. The engine itsel
 import threading
 import time
 
-from graphlab.framework.errors import CancelledError, DeadlineExceededError
+from graphlab.formats.errors import CancelledError, DeadlineExceededError
 
 SLICE_SECONDS = 0.05
 NOTICE_AFTER_SECONDS = 2.0

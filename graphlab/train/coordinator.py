@@ -6,7 +6,7 @@ import sys
 import threading
 import time
 
-from graphlab.framework import errors
+from graphlab.formats import errors
 
 
 class Coordinator:

@@ -5,7 +5,7 @@ runners with a Coordinator and calls the hooks around every run. An OutOfRangeEr
 ends the loop quietly, as in TF."""
 import time
 
-from graphlab.framework import errors
+from graphlab.formats import errors
 from graphlab.framework.graph import GraphKeys, get_default_graph
 from graphlab.train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunValues
 

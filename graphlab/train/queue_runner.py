@@ -10,7 +10,9 @@ them runs: the IPython extension uses it to explain a forgotten ``start_queue_ru
 import threading
 import weakref
 
-from graphlab.framework import errors, graph as graph_mod
+from graphlab.formats import errors
+
+from graphlab.framework import graph as graph_mod
 from graphlab.framework.graph import GraphKeys
 
 # session -> [(runner, thread)] for every thread start_queue_runners/create_threads started

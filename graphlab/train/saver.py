@@ -15,7 +15,7 @@ import os
 import time
 
 from graphlab.formats.protos import saver_pb2
-from graphlab.framework import errors
+from graphlab.formats import errors
 from graphlab.framework import graph as graph_mod
 from graphlab.train import checkpoint_utils
 

@@ -20,7 +20,7 @@ import graphlab as tf
 from graphlab.formats import graph_io, meta_graph
 from graphlab.formats import text_format as tf_text
 from graphlab.formats.protos import attr_value_pb2, graph_def_pb2, meta_graph_pb2, saved_model_pb2, types_pb2
-from graphlab.framework.errors import DataLossError, OpError
+from graphlab.formats.errors import DataLossError, OpError
 from graphlab.saved_model import loader
 from graphlab.summary.events import summary_iterator
 

@@ -6,7 +6,7 @@ import pytest
 
 import graphlab as tf
 from graphlab import viz
-from graphlab.framework import errors
+from graphlab.formats import errors
 
 from tests import tfref
 

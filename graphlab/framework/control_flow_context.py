@@ -7,7 +7,7 @@ context's gate: a Switch for a cond branch, an Enter for a loop. Each op keeps t
 (``op._control_flow_context``), so gradients and the executor can find the cond or loop an op belongs to.
 ``graph.control_dependencies(None)`` leaves every context, as in TF: ops built there belong to none.
 """
-from graphlab.ops import control_flow_util as util
+from graphlab.framework import control_flow_util as util
 
 
 class ControlFlowContext:
