@@ -73,7 +73,7 @@ from graphlab import contrib, summary  # noqa: E402  (tf.summary, tf.contrib.fra
 from graphlab.summary import Summary  # noqa: E402,F401  (tf.Summary, the proto summaries parse into)
 from graphlab import logging_compat as logging  # noqa: E402  (tf.logging)
 from graphlab import app, gfile  # noqa: E402  (tf.app.run / tf.app.flags, tf.gfile)
-from graphlab.formats.graph_io import import_graph_def  # noqa: E402
+from graphlab.framework.graph_io import import_graph_def  # noqa: E402
 from graphlab.ops.reader_ops import (FixedLengthRecordReader, ReaderBase, TextLineReader,  # noqa: E402
                                      TFRecordReader, WholeFileReader, read_file, write_file)
 from graphlab.ops.parsing_ops import (FixedLenFeature, SparseTensor, SparseTensorValue,  # noqa: E402

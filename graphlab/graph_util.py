@@ -5,7 +5,7 @@ one. ``convert_variables_to_constants`` keeps only what the outputs need and rep
 Const holding its current value in the session.
 """
 
-from graphlab.formats import graph_io
+from graphlab.framework import graph_io
 from graphlab.formats.protos import attr_value_pb2, graph_def_pb2, node_def_pb2
 
 
@@ -143,4 +143,4 @@ def remove_training_nodes(input_graph, protected_nodes=None):
 
 __all__ = ["convert_variables_to_constants", "extract_sub_graph", "remove_training_nodes", "must_run_on_cpu",
            "tensor_shape_from_node_def_name"]
-from graphlab.formats.graph_io import import_graph_def  # noqa: F401,E402  (tf.graph_util.import_graph_def)
+from graphlab.framework.graph_io import import_graph_def  # noqa: F401,E402  (tf.graph_util.import_graph_def)

@@ -6,7 +6,7 @@ from graphlab.ops.reader_ops import matching_files, read_file, write_file  # noq
 from graphlab.ops.image_ops import decode_gif, decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png  # noqa: F401
 # --- more of tf.io (bench/api_coverage.py)
 from graphlab import gfile  # noqa: F401,E402
-from graphlab.formats.graph_io import write_graph  # noqa: F401,E402
+from graphlab.framework.graph_io import write_graph  # noqa: F401,E402
 from graphlab.formats.tfrecord import TFRecordCompressionType  # noqa: F401,E402
 from graphlab.ops.data_flow_ops import PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue  # noqa: F401,E402
 from graphlab.ops.string_codec_ops import (decode_base64, decode_compressed, encode_base64,  # noqa: F401,E402

@@ -22,7 +22,7 @@ from graphlab.variables import (assert_variables_initialized, local_variables_in
                                 variables_initializer)
 
 # ------------------------------------------------------------------------------------------ versions
-GRAPH_DEF_VERSION = 134            # the GraphDef producer version graphlab writes (graphlab.formats.graph_io)
+GRAPH_DEF_VERSION = 134            # the GraphDef producer version graphlab writes (graphlab.framework.graph_io)
 GRAPH_DEF_VERSION_MIN_CONSUMER = 0
 GRAPH_DEF_VERSION_MIN_PRODUCER = 0
 VERSION = "1.15.5"                 # the TensorFlow API graphlab follows
@@ -144,7 +144,7 @@ def get_static_value(tensor, partial=False):
 
 def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_broadcast=False):
     """``tf.make_tensor_proto``: a TensorProto (graphlab's own proto class) holding ``values``."""
-    from graphlab.formats.graph_io import make_tensor_proto as make
+    from graphlab.framework.graph_io import make_tensor_proto as make
     np_dtype = dtypes.as_dtype(dtype).as_numpy_dtype if dtype is not None else None
     value = np.asarray(values, dtype=np_dtype)
     if shape is not None:
@@ -156,7 +156,7 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_
 
 def make_ndarray(tensor):
     """``tf.make_ndarray``: the numpy array a TensorProto holds."""
-    from graphlab.formats.graph_io import tensor_proto_to_numpy
+    from graphlab.framework.graph_io import tensor_proto_to_numpy
     return tensor_proto_to_numpy(tensor)
 
 

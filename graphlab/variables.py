@@ -4,7 +4,8 @@ import os
 
 import numpy as np
 
-from graphlab.framework import default_stacks, graph as graph_mod, tensor_shape
+from graphlab.formats.protos import variable_pb2
+from graphlab.framework import default_stacks, graph as graph_mod, graph_io, meta_graph, tensor_shape
 from graphlab.framework.graph import GraphKeys
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, state_ops
@@ -162,7 +163,6 @@ class Variable:
         return self._variable if as_ref else self._snapshot
 
     def to_proto(self, export_scope=None):
-        from graphlab.formats import graph_io
         return graph_io.variable_to_proto(self, export_scope)
 
     @staticmethod
@@ -378,3 +378,39 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
             mask = math_ops.logical_not(array_ops.stack(init_vars))
             names = convert_to_tensor([v.op.name for v in var_list])
             return arr.boolean_mask(names, mask)
+
+
+# --- in meta graphs -----------------------------------------------------------------------------------
+# Collections whose Variables are stored as VariableDef protos (TF registers a proto function for exactly
+# these keys; a Variable in any other collection is stored by name and imported as the variable's tensor).
+VARIABLE_COLLECTIONS = ("variables", "trainable_variables", "local_variables", "model_variables",
+                        "moving_average_variables", "global_step", "metric_variables")
+
+
+class _VariableDefView:
+    """A VariableDef as Variable(variable_def=...) reads it (proto3 `trainable` has no presence bit)."""
+
+    def __init__(self, vd):
+        self._vd = vd
+
+    def __getattr__(self, name):
+        return getattr(self._vd, name)
+
+    def HasField(self, name):  # noqa: N802  (protobuf's spelling)
+        return True if name == "trainable" else self._vd.HasField(name)
+
+
+def _variable_from_proto(variable_def, graph, import_scope, rebuilt):
+    """One Variable object per variable, whichever collections list it (and the graph's own, if it has it)."""
+    if not rebuilt:
+        rebuilt.update((v.name, v) for key in VARIABLE_COLLECTIONS for v in graph.get_collection(key))
+    name = graph_mod.prepend_name_scope(variable_def.variable_name, import_scope)
+    variable = rebuilt.get(name)
+    if variable is None:
+        variable = rebuilt[name] = Variable(variable_def=_VariableDefView(variable_def), import_scope=import_scope)
+    return variable
+
+
+for _key in VARIABLE_COLLECTIONS:
+    meta_graph.register_proto_function(_key, variable_pb2.VariableDef, graph_io.variable_to_proto,
+                                       _variable_from_proto, Variable, by_name_elsewhere=True)

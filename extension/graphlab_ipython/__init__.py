@@ -18,7 +18,7 @@ def load_ipython_extension(ip):
     """Register the cell hooks, the session-run listener and the magics (once per shell)."""
     if getattr(ip, _ATTR, None) is not None:
         return
-    from graphlab.formats import graph_io
+    from graphlab.framework import graph_io
     from graphlab.runtime import session, waiting
     from graphlab_ipython import stalls, tracebacks
     from graphlab_ipython.magics import GraphMagics
@@ -42,7 +42,7 @@ def unload_ipython_extension(ip):
     if loaded is None:
         return
     watcher, magics = loaded
-    from graphlab.formats import graph_io
+    from graphlab.framework import graph_io
     from graphlab import graphview
     from graphlab.framework import provenance
     from graphlab.runtime import session, waiting

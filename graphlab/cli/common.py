@@ -44,7 +44,7 @@ def checkpoint_prefix(path):
 def read_graph_def(path):
     """A GraphDef from a .pb/.pbtxt GraphDef, a .meta MetaGraphDef, or a SavedModel directory (its first
     meta graph); CLIError naming the file when it is none of these."""
-    from graphlab.formats import graph_io
+    from graphlab.framework import graph_io
     from graphlab.formats.errors import DataLossError
     path = os.fspath(path)
     if os.path.isdir(path):
@@ -54,7 +54,7 @@ def read_graph_def(path):
               "Check the path.")
     try:
         if path.endswith(".meta"):
-            from graphlab.formats import meta_graph
+            from graphlab.framework import meta_graph
             return meta_graph.read_meta_graph_file(path).graph_def
         return graph_io.load_graph_def(path)
     except DataLossError as e:

@@ -63,7 +63,7 @@ _VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
 def freeze_graph_def(graph_def, prefix, outputs, keep=None, drop=()):
     """(frozen GraphDef, number of variables converted): the subgraph for `outputs` with each variable read
     from the checkpoint at `prefix` (keyed by the variable's node name, or its shared_name)."""
-    from graphlab.formats import graph_io
+    from graphlab.framework import graph_io
     from graphlab.formats.protos import attr_value_pb2, graph_def_pb2
     from graphlab.graph_util import extract_sub_graph
     from graphlab.train.checkpoint_utils import CheckpointReader

@@ -513,7 +513,7 @@ class Graph:
 
     # --- serialisation and display (GraphDefs in graph_io; drawings by the hook graphlab.viz fills) ----
     def as_graph_def(self, from_version=None, add_shapes=False):
-        from graphlab.formats import graph_io
+        from graphlab.framework import graph_io
         return graph_io.graph_to_graph_def(self, add_shapes=add_shapes)
 
     def _repr_mimebundle_(self, include=None, exclude=None):

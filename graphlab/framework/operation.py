@@ -77,7 +77,7 @@ class Operation:
 
     @property
     def node_def(self):
-        from graphlab.formats import graph_io
+        from graphlab.framework import graph_io
         return graph_io.node_def(self)
 
     @property

@@ -18,3 +18,4 @@ from graphlab.ops import sequence_ops  # noqa: F401,E402  (BroadcastArgs, Roll, 
 from graphlab.ops import counting_ops  # noqa: F401,E402  (Unique, DenseBincount, HistogramFixedWidth)
 from graphlab.ops import random_sampling_ops  # noqa: F401,E402  (Multinomial, RandomGamma, RandomPoissonV2)
 from graphlab.ops import quantization_ops  # noqa: F401,E402  (Dequantize)
+from graphlab.ops import control_flow_protos  # noqa: F401,E402  (cond/while contexts in meta graphs)

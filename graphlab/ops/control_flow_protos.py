@@ -8,9 +8,9 @@ graph without them imports and runs, but TF then fails at the first gradient. Te
 sorted, as TF writes them.
 """
 from graphlab.formats.protos import control_flow_pb2
+from graphlab.framework import meta_graph
+from graphlab.framework.control_flow_context import ControlFlowContext
 from graphlab.framework.graph import prepend_name_scope as _prepend, strip_name_scope as _strip
-
-
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -110,3 +110,10 @@ def from_proto(proto, graph, import_scope=None):
     finally:
         ctxt.exit()
     return ctxt
+
+
+for _key, _message in (("cond_context", control_flow_pb2.CondContextDef),
+                       ("while_context", control_flow_pb2.WhileContextDef)):
+    meta_graph.register_proto_function(_key, _message, to_proto,
+                                       lambda proto, graph, scope, _rebuilt: from_proto(proto, graph, scope),
+                                       ControlFlowContext)

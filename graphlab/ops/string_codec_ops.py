@@ -83,14 +83,14 @@ def decode_compressed(bytes, compression_type="", name=None):  # noqa: A002
 
 # ============================================================================ SerializeTensor, ParseTensor
 def _serialize(ctx, value):
-    from graphlab.formats.graph_io import make_tensor_proto
+    from graphlab.framework.graph_io import make_tensor_proto
     value = np.asarray(value)
     enum = ctx.op.inputs[0].dtype.base_dtype.as_datatype_enum
     return np.array(make_tensor_proto(value, enum).SerializeToString(), dtype=object)
 
 
 def _parse(ctx, serialized):
-    from graphlab.formats.graph_io import tensor_proto_to_numpy
+    from graphlab.framework.graph_io import tensor_proto_to_numpy
     from graphlab.formats.protos import tensor_pb2
     proto = tensor_pb2.TensorProto()
     try:

@@ -16,7 +16,7 @@ from graphlab.framework.default_stacks import get_default_session
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
-from graphlab.runtime import fetches as fetches_mod, numpy_errors, pruning, threads
+from graphlab.runtime import fetches as fetches_mod, functions, numpy_errors, pruning, threads
 from graphlab.runtime.executor import Plan
 from graphlab.runtime.run_metadata import RunMetadata, RunOptions, record_trace
 from graphlab.runtime.waiting import RunDeadline
@@ -216,6 +216,11 @@ class BaseSession:
 
     def list_devices(self):
         return [_Device()]
+
+    def _run_function(self, function, values):
+        """Run a graph function (a tf.data function's graph) on ``values``: the service the dataset kernels
+        call for each element (graphlab/runtime/functions.py)."""
+        return functions.run_function(self, function, values)
 
     # --- lifetime -----------------------------------------------------------------------------------
     def close(self):

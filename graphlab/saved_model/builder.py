@@ -6,7 +6,7 @@ saved_model.pb always has complete variables.
 """
 import os
 
-from graphlab.formats import graph_io, meta_graph
+from graphlab.framework import graph_io, meta_graph
 from graphlab.formats import text_format as tf_text
 from graphlab.formats.protos import saved_model_pb2
 from graphlab.saved_model import constants

@@ -2,11 +2,12 @@
 the session's graph, restore the variables from export_dir/variables/variables, run the main op."""
 import os
 
-from graphlab.formats import graph_io, meta_graph
+from graphlab.framework import graph_io
 from graphlab.formats import text_format as tf_text
 from graphlab.formats.errors import DataLossError, NotFoundError
 from graphlab.formats.protos import saved_model_pb2
 from graphlab.saved_model import constants
+from graphlab.train import saver as saver_mod
 
 
 def read_saved_model(export_dir):
@@ -47,7 +48,7 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
     mgd = _find_meta_graph(saved_model, tags, export_dir)
     with sess.graph.as_default():
         try:
-            saver = meta_graph.import_meta_graph(mgd, import_scope=import_scope, **saver_kwargs)
+            saver = saver_mod.import_meta_graph(mgd, import_scope=import_scope, **saver_kwargs)
         except DataLossError as e:
             raise DataLossError(None, None, e.message.replace("<MetaGraphDef>", os.path.join(
                 os.fspath(export_dir), constants.SAVED_MODEL_FILENAME_PB))) from None

@@ -1,5 +1,5 @@
 """TensorInfo protos: how a SignatureDef names a tensor of the graph (name, dtype, static shape)."""
-from graphlab.formats import graph_io
+from graphlab.framework import graph_io
 from graphlab.formats.protos import meta_graph_pb2
 
 

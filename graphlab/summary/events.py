@@ -14,7 +14,7 @@ FILE_VERSION = "brain.Event:2"
 
 def summary_iterator(path):
     """``tf.train.summary_iterator``: the Event protos of an events file, in order."""
-    from graphlab.formats.graph_io import parse_message
+    from graphlab.framework.graph_io import parse_message
     for data in read_records(path):
         yield parse_message(event_pb2.Event, data, path)
 

@@ -14,7 +14,7 @@ from graphlab.summary.summary_ops import _as_str, _bytes, _clean, _collect, _str
 # --------------------------------------------------------------------------------------- ImageSummary
 # ------------------------------------------------------------------------------------- TensorSummaryV2
 def _tensor_summary_kernel(ctx, tag, tensor, serialized_summary_metadata):
-    from graphlab.formats.graph_io import make_tensor_proto
+    from graphlab.framework.graph_io import make_tensor_proto
     summary = summary_pb2.Summary()
     value = summary.value.add(tag=_as_str(tag))
     meta = np.asarray(serialized_summary_metadata, dtype=object).item()

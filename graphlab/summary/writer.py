@@ -39,7 +39,7 @@ class FileWriter:
             raise TypeError("add_graph needs a graph or a graph_def")
         self._event(global_step, graph_def=graph_def.SerializeToString())
         if graph is not None:
-            from graphlab.formats.meta_graph import export_meta_graph
+            from graphlab.framework.meta_graph import export_meta_graph
             meta = export_meta_graph(graph=graph, graph_def=graph_def)
             self._event(global_step, meta_graph_def=meta.SerializeToString())
 

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from graphlab.formats import graph_io
+from graphlab.framework import graph_io
 from graphlab.formats.protos import attr_value_pb2, graph_def_pb2, types_pb2
 
 

@@ -17,7 +17,7 @@ from graphlab.train.checkpoint_utils import (NewCheckpointReader, checkpoint_exi
                                              latest_checkpoint, list_variables, load_checkpoint, load_variable,
                                              update_checkpoint_state)
 from graphlab.train.saver import Saver, export_meta_graph, import_meta_graph
-from graphlab.formats.graph_io import write_graph
+from graphlab.framework.graph_io import write_graph
 from graphlab.summary.events import summary_iterator  # noqa: E402  (tf.compat.v1.train.summary_iterator)
 from graphlab.train.coordinator import Coordinator
 from graphlab.train.queue_runner import QueueRunner, add_queue_runner, start_queue_runners

@@ -224,7 +224,7 @@ class CheckpointSaverHook(SessionRunHook):
     def after_create_session(self, session, coord):
         global_step = int(session.run(self._global_step_tensor))
         if self._save_graph_def:
-            from graphlab.formats.graph_io import write_graph
+            from graphlab.framework.graph_io import write_graph
             os.makedirs(self._checkpoint_dir, exist_ok=True)
             write_graph(session.graph, self._checkpoint_dir, "graph.pbtxt")
         self._save(session, global_step)

@@ -12,7 +12,8 @@ import weakref
 
 from graphlab.formats import errors
 
-from graphlab.framework import graph as graph_mod
+from graphlab.formats.protos import queue_runner_pb2
+from graphlab.framework import graph as graph_mod, meta_graph
 from graphlab.framework.graph import GraphKeys
 
 # session -> [(runner, thread)] for every thread start_queue_runners/create_threads started
@@ -79,7 +80,6 @@ class QueueRunner:
     def to_proto(self, export_scope=None):
         """This runner as a QueueRunnerDef (names relative to ``export_scope``), or None when its queue is
         outside that scope."""
-        from graphlab.formats.protos import queue_runner_pb2
         if export_scope and not self._queue.name.startswith(export_scope):
             return None
 
@@ -192,5 +192,10 @@ def waiting_on(session, op):
     live = [qr.name for qr, t in started if t.is_alive() and qr in runners]
     return queue_op.name, [qr.name for qr in runners], sorted(set(live))
 
+
+# A meta graph stores the "queue_runners" collection as QueueRunnerDef protos, as TF registers it.
+meta_graph.register_proto_function(
+    GraphKeys.QUEUE_RUNNERS, queue_runner_pb2.QueueRunnerDef, lambda runner, scope: runner.to_proto(scope),
+    lambda proto, graph, scope, _rebuilt: QueueRunner(queue_runner_def=proto, import_scope=scope), QueueRunner)
 
 __all__ = ["QueueRunner", "add_queue_runner", "start_queue_runners", "waiting_on"]

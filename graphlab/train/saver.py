@@ -283,7 +283,7 @@ class Saver:
     def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
                           clear_devices=False, clear_extraneous_savers=False, strip_default_attrs=False,
                           save_debug_info=False, graph=None):
-        from graphlab.formats import meta_graph
+        from graphlab.framework import meta_graph
         return meta_graph.export_meta_graph(filename=filename, graph=graph, saver_def=self.saver_def,
                                             collection_list=collection_list, as_text=as_text,
                                             export_scope=export_scope, clear_devices=clear_devices)
@@ -364,16 +364,32 @@ def _sharded_save(graph, checkpoint_prefix, keys, refs):
             return array_ops.identity(checkpoint_prefix)
 
 
-def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, **kwargs):
-    from graphlab.formats import meta_graph
-    return meta_graph.import_meta_graph(meta_graph_or_file, clear_devices=clear_devices,
-                                        import_scope=import_scope, **kwargs)
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, input_map=None,
+                      return_elements=None, **_ignored):
+    """``tf.train.import_meta_graph``: import the graph and collections; return a Saver for its SaverDef
+    (None when the meta graph has no SaverDef or no variables)."""
+    from graphlab.framework import meta_graph
+    mgd, elements = meta_graph.import_scoped_meta_graph(meta_graph_or_file, clear_devices=clear_devices,
+                                                        import_scope=import_scope, input_map=input_map,
+                                                        return_elements=return_elements)
+    saver = None
+    if mgd.HasField("saver_def") and mgd.saver_def.restore_op_name:
+        sd = saver_pb2.SaverDef()
+        sd.CopyFrom(mgd.saver_def)
+        if import_scope:
+            sd.filename_tensor_name = graph_mod.prepend_name_scope(sd.filename_tensor_name, import_scope)
+            sd.save_tensor_name = graph_mod.prepend_name_scope(sd.save_tensor_name, import_scope)
+            sd.restore_op_name = graph_mod.prepend_name_scope(sd.restore_op_name, import_scope)
+        saver = Saver(saver_def=sd)
+    if return_elements is not None:
+        return saver, elements
+    return saver
 
 
 def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_def=None, collection_list=None,
                       as_text=False, graph=None, export_scope=None, clear_devices=False,
                       clear_extraneous_savers=False, strip_default_attrs=False, save_debug_info=False, **kwargs):
-    from graphlab.formats import meta_graph
+    from graphlab.framework import meta_graph
     return meta_graph.export_meta_graph(filename=filename, graph=graph, saver_def=saver_def,
                                         collection_list=collection_list, as_text=as_text,
                                         export_scope=export_scope, clear_devices=clear_devices)

@@ -30,7 +30,7 @@ class Supervisor:
                  summary_op=USE_DEFAULT, saver=USE_DEFAULT, global_step=USE_DEFAULT, save_summaries_secs=120,
                  save_model_secs=600, recovery_wait_secs=30, stop_grace_secs=120, checkpoint_basename="model.ckpt",
                  session_manager=None, summary_writer=USE_DEFAULT, init_fn=None, local_init_run_options=None):
-        from graphlab.formats.meta_graph import create_meta_graph_def
+        from graphlab.framework.meta_graph import create_meta_graph_def
         graph = graph if graph is not None else get_default_graph()
         self._graph = graph
         with graph.as_default():
@@ -130,7 +130,7 @@ class Supervisor:
 
     def _write_graph(self):
         """graph.pbtxt in logdir, and the graph and meta graph at the head of the event file (once)."""
-        from graphlab.formats.graph_io import write_graph
+        from graphlab.framework.graph_io import write_graph
         if self._logdir:
             write_graph(self._graph.as_graph_def(add_shapes=True), self._logdir, "graph.pbtxt")
         if self._summary_writer and not self._graph_added_to_summary:

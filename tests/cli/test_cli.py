@@ -141,7 +141,7 @@ ALL = ('strip_unused_nodes(type=float, shape="2,8,8,3") remove_nodes(op=Identity
 
 
 def _read(path):
-    from graphlab.formats import graph_io
+    from graphlab.framework import graph_io
     return graph_io.load_graph_def(str(path))
 
 

@@ -116,7 +116,7 @@ def test_tracebacks_of_plain_python_errors_are_untouched(loaded):
 
 
 def test_unloading_removes_the_traceback_handler_and_export_listener(loaded):
-    from graphlab.formats import graph_io
+    from graphlab.framework import graph_io
     import graphlab_ipython
     graphlab_ipython.unload_ipython_extension(loaded.ip)
     assert loaded.ip.custom_exceptions == ()

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import graphlab as tf
-from graphlab.formats import graph_io, meta_graph
+from graphlab.framework import graph_io, meta_graph
 from graphlab.formats import text_format as tf_text
 from graphlab.formats.protos import attr_value_pb2, graph_def_pb2, meta_graph_pb2, saved_model_pb2, types_pb2
 from graphlab.formats.errors import DataLossError, OpError

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import graphlab as tf
-from graphlab.formats import graph_io
+from graphlab.framework import graph_io
 from graphlab.formats.protos import graph_def_pb2, types_pb2
 
 

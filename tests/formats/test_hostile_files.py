@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import graphlab as tf
-from graphlab.formats import graph_io, sstable, tensor_bundle
+from graphlab.framework import graph_io
+from graphlab.formats import sstable, tensor_bundle
 from graphlab.formats.errors import DataLossError
 from graphlab.formats.protos import graph_def_pb2, tensor_bundle_pb2, types_pb2
 

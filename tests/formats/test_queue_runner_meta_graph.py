@@ -61,7 +61,7 @@ print(json.dumps({"graphlab_file": run_imported(tf, sys.argv[1], sys.argv[3]),
                   "own_file": run_imported(tf, sys.argv[2], sys.argv[3])}))
 """, ours, theirs, batch_name)
     # the same runner definitions, byte for byte, from the same program
-    from graphlab.formats import meta_graph
+    from graphlab.framework import meta_graph
     ours_defs = _runner_defs(meta_graph.read_meta_graph_file(ours))
     assert [d.SerializeToString() for d in ours_defs] == \
         [d.SerializeToString() for d in _runner_defs(meta_graph.read_meta_graph_file(theirs))]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import graphlab as tf
-from graphlab.formats import graph_io, meta_graph
+from graphlab.framework import graph_io, meta_graph
 from graphlab.formats.errors import DataLossError
 
 SAVER_SCRIPT = textwrap.dedent('''

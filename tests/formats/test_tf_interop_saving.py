@@ -208,7 +208,7 @@ def test_we_import_tf_meta_graph_restore_and_train(both):
 
 def test_we_run_tf_frozen_graph(both):
     _, res, _, out = both
-    gd = tf.formats.graph_io.load_graph_def(out + "/frozen.pb")
+    gd = tf.framework.graph_io.load_graph_def(out + "/frozen.pb")
     with tf.Graph().as_default():
         x, y = tf.import_graph_def(gd, return_elements=["x:0", "y:0"], name="")
         with tf.Session() as s:

@@ -2,7 +2,7 @@
 and tf_op_outputs.json (each op's output arguments, which a FunctionDef names: ``mul:z:0``).
 
 Run with a Python that has TensorFlow (not graphlab's venv):
-    .tfvenv/bin/python graphlab/formats/make_tf_op_attrs.py
+    .tfvenv/bin/python graphlab/framework/make_tf_op_attrs.py
 Only ops of TF's array/math/nn/state/io/control-flow/random/logging/string/script/data-flow/dataset/image/
 parsing families are kept.
 """

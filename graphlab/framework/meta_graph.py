@@ -2,15 +2,22 @@
 never saw the model-building code can rebuild the graph, find its variables and train op, and restore.
 
 ``export_meta_graph`` writes what TF writes (variables as VariableDef bytes, ops and tensors as names);
-``import_meta_graph`` imports the graph through the op registry and returns a Saver built on the saved
-SaverDef. Nothing in the file is executed.
+``import_scoped_meta_graph`` imports the graph through the op registry and its collections (the Saver built
+on the saved SaverDef is train/saver.py's ``import_meta_graph``). Nothing in the file is executed.
+
+Collections whose items are stored as protos (variables, queue runners, cond and while contexts) are not
+known here: each kind registers its own conversion with ``register_proto_function``, as in TF, so this module
+needs nothing from the layers above it.
 """
 import os
 
-from graphlab.formats import graph_io
+from graphlab.framework import graph as graph_mod, graph_io
 from graphlab.framework.graph import prepend_name_scope, strip_name_scope
+from graphlab.framework.operation import Operation
+from graphlab.framework.tensor import Tensor
 from graphlab.formats import text_format as tf_text
-from graphlab.formats.protos import control_flow_pb2, meta_graph_pb2, variable_pb2
+from graphlab.formats.errors import DataLossError, NotFoundError
+from graphlab.formats.protos import meta_graph_pb2
 
 META_GRAPH_VERSION = "v1.0"
 # TF parses tensorflow_version as a version number (>= 1.9 changes how it reads collections), so we
@@ -18,42 +25,41 @@ META_GRAPH_VERSION = "v1.0"
 TENSORFLOW_VERSION = "1.15.0"
 TENSORFLOW_GIT_VERSION = "graphlab-0.1.0"
 
-# Collections whose items are Variables, stored as serialized VariableDef protos (TF registers a proto
-# function for exactly these keys; a Variable in any other collection is stored by name, and imported as
-# the variable's tensor, as TF does).
-VARIABLE_COLLECTIONS = ("variables", "trainable_variables", "local_variables", "model_variables",
-                        "moving_average_variables", "global_step", "metric_variables")
+class _ProtoFunctions:
+    """How one collection's items are stored: ``to_proto(item, export_scope)`` gives a message (or None to
+    leave the item out), ``from_proto(proto, graph, import_scope, existing)`` rebuilds the item;
+    ``item_type`` is the class the collection holds."""
+
+    __slots__ = ("proto_type", "to_proto", "from_proto", "item_type")
+
+    def __init__(self, proto_type, to_proto, from_proto, item_type):
+        self.proto_type, self.to_proto, self.from_proto, self.item_type = proto_type, to_proto, from_proto, item_type
 
 
-# The collection whose QueueRunners are stored as serialized QueueRunnerDef protos (TF's registered key).
-QUEUE_RUNNERS = "queue_runners"
+_PROTO_FUNCTIONS = {}     # collection key -> _ProtoFunctions
+_NAMED_ITEM_TYPES = [Operation, Tensor]   # stored by name in any other collection (Variables join them)
 
 
-def _graph_mod():
-    from graphlab.framework import graph as graph_mod
-    return graph_mod
+def register_proto_function(collection_name, proto_type, to_proto, from_proto, item_type, by_name_elsewhere=False):
+    """TF's ``ops.register_proto_function``: store ``collection_name``'s items as ``proto_type`` messages.
+
+    ``by_name_elsewhere``: in collections without a proto function such items are stored by name and come
+    back as the graph element of that name (what TF does with a Variable in a collection of its own)."""
+    _PROTO_FUNCTIONS[collection_name] = _ProtoFunctions(proto_type, to_proto, from_proto, item_type)
+    if by_name_elsewhere and item_type not in _NAMED_ITEM_TYPES:
+        _NAMED_ITEM_TYPES.append(item_type)
 
 
 def _collection_def(key, items, export_scope):
     """CollectionDef for one collection, or None when its items are not serializable (TF skips those)."""
-    from graphlab.framework.operation import Operation
-    from graphlab.framework.tensor import Tensor
-    from graphlab.variables import Variable
-    from graphlab.framework.control_flow_context import ControlFlowContext
-    from graphlab.train.queue_runner import QueueRunner
     cd = meta_graph_pb2.CollectionDef()
     if not items:
         return None
-    if all(isinstance(x, ControlFlowContext) for x in items):     # cond_context / while_context
-        from graphlab.ops import control_flow_protos
-        protos = [control_flow_protos.to_proto(c, export_scope) for c in items]
+    functions = _PROTO_FUNCTIONS.get(key)
+    if functions is not None and all(isinstance(x, functions.item_type) for x in items):
+        protos = [functions.to_proto(x, export_scope) for x in items]
         cd.bytes_list.value.extend(p.SerializeToString() for p in protos if p is not None)
-    elif key == QUEUE_RUNNERS and all(isinstance(x, QueueRunner) for x in items):
-        protos = [qr.to_proto(export_scope) for qr in items]
-        cd.bytes_list.value.extend(p.SerializeToString() for p in protos if p is not None)
-    elif key in VARIABLE_COLLECTIONS and all(isinstance(x, Variable) for x in items):
-        cd.bytes_list.value.extend(graph_io.variable_to_proto(v, export_scope).SerializeToString() for v in items)
-    elif all(isinstance(x, (Operation, Tensor, Variable)) for x in items):
+    elif all(isinstance(x, tuple(_NAMED_ITEM_TYPES)) for x in items):
         # as TF: with an export scope, only what lies below it
         cd.node_list.value.extend(strip_name_scope(x.name, export_scope) for x in items
                                   if not export_scope or x.name.startswith(export_scope))
@@ -72,7 +78,7 @@ def _collection_def(key, items, export_scope):
 
 def create_meta_graph_def(graph=None, saver_def=None, collection_list=None, export_scope=None,
                           clear_devices=False, graph_def=None):
-    graph = graph or _graph_mod().get_default_graph()
+    graph = graph or graph_mod.get_default_graph()
     mgd = meta_graph_pb2.MetaGraphDef()
     mgd.meta_info_def.meta_graph_version = META_GRAPH_VERSION
     mgd.meta_info_def.tensorflow_version = TENSORFLOW_VERSION
@@ -107,7 +113,6 @@ def export_meta_graph(filename=None, graph=None, saver_def=None, collection_list
 
 def read_meta_graph_file(filename):
     """MetaGraphDef from a binary (or, failing that, text) file; DataLossError naming the file if neither."""
-    from graphlab.formats.errors import DataLossError, NotFoundError
     filename = os.fspath(filename)
     try:
         with open(filename, "rb") as f:
@@ -123,48 +128,18 @@ def read_meta_graph_file(filename):
             raise binary_error from None
 
 
-class _VariableDefView:
-    """A VariableDef as Variable(variable_def=...) reads it (proto3 `trainable` has no presence bit)."""
-
-    def __init__(self, vd):
-        self._vd = vd
-
-    def __getattr__(self, name):
-        return getattr(self._vd, name)
-
-    def HasField(self, name):  # noqa: N802  (protobuf's spelling)
-        return True if name == "trainable" else self._vd.HasField(name)
-
-
-# Collections of control-flow contexts, and the message each entry is (graphlab/ops/control_flow_protos.py).
-_CONTEXT_PROTOS = {"cond_context": control_flow_pb2.CondContextDef, "while_context": control_flow_pb2.WhileContextDef}
-
-
 def _restore_collections(graph, mgd, import_scope, source):
-    from graphlab.variables import Variable
+    # items rebuilt so far, by kind: a variable listed in "variables" and "trainable_variables" is one object
+    rebuilt = {}
     for key, cd in sorted(mgd.collection_def.items()):
         kind = cd.WhichOneof("kind")
+        functions = _PROTO_FUNCTIONS.get(key)
         try:
-            if kind == "bytes_list" and key in VARIABLE_COLLECTIONS:
-                existing = {v.name: v for k in VARIABLE_COLLECTIONS for v in graph.get_collection(k)}
+            if kind == "bytes_list" and functions is not None:
+                existing = rebuilt.setdefault(functions.item_type, {})
                 for raw in cd.bytes_list.value:
-                    vd = graph_io.parse_message(variable_pb2.VariableDef, raw, "%s (collection %r)" % (source, key))
-                    name = prepend_name_scope(vd.variable_name, import_scope)
-                    v = existing.get(name) or Variable(variable_def=_VariableDefView(vd), import_scope=import_scope)
-                    existing[name] = v
-                    graph.add_to_collection(key, v)
-            elif kind == "bytes_list" and key == QUEUE_RUNNERS:
-                from graphlab.formats.protos import queue_runner_pb2
-                from graphlab.train.queue_runner import QueueRunner
-                for raw in cd.bytes_list.value:
-                    proto = graph_io.parse_message(queue_runner_pb2.QueueRunnerDef, raw,
-                                                   "%s (collection %r)" % (source, key))
-                    graph.add_to_collection(key, QueueRunner(queue_runner_def=proto, import_scope=import_scope))
-            elif kind == "bytes_list" and key in _CONTEXT_PROTOS:
-                from graphlab.ops import control_flow_protos
-                for raw in cd.bytes_list.value:
-                    proto = graph_io.parse_message(_CONTEXT_PROTOS[key], raw, "%s (collection %r)" % (source, key))
-                    graph.add_to_collection(key, control_flow_protos.from_proto(proto, graph, import_scope))
+                    proto = graph_io.parse_message(functions.proto_type, raw, "%s (collection %r)" % (source, key))
+                    graph.add_to_collection(key, functions.from_proto(proto, graph, import_scope, existing))
             elif kind == "node_list":
                 for name in cd.node_list.value:
                     graph.add_to_collection(key, graph.as_graph_element(prepend_name_scope(name, import_scope)))
@@ -184,17 +159,18 @@ def _restore_collections(graph, mgd, import_scope, source):
                              % (key, e)) from None
 
 
-def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, input_map=None,
-                      return_elements=None, **_ignored):
-    """``tf.train.import_meta_graph``: import the graph and collections; return a Saver for its SaverDef
-    (None when the meta graph has no SaverDef or no variables)."""
+def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, input_map=None,
+                             return_elements=None):
+    """Import a meta graph's graph and collections into the default graph (TF's
+    ``meta_graph.import_scoped_meta_graph_with_return_elements``); returns the MetaGraphDef and the elements
+    asked for. ``tf.train.import_meta_graph`` (train/saver.py) adds the Saver."""
     if isinstance(meta_graph_or_file, meta_graph_pb2.MetaGraphDef):
         mgd = meta_graph_or_file
         source = "<MetaGraphDef>"
     else:
         mgd = read_meta_graph_file(meta_graph_or_file)
         source = os.fspath(meta_graph_or_file)
-    graph = _graph_mod().get_default_graph()
+    graph = graph_mod.get_default_graph()
     gd = mgd.graph_def
     if clear_devices:
         gd = type(gd)()
@@ -204,17 +180,4 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
     elements = graph_io.import_graph_def(gd, input_map=input_map, return_elements=return_elements,
                                          name=import_scope or "")
     _restore_collections(graph, mgd, import_scope, source)
-    saver = None
-    if mgd.HasField("saver_def") and mgd.saver_def.restore_op_name:
-        from graphlab.formats.protos import saver_pb2
-        from graphlab.train.saver import Saver
-        sd = saver_pb2.SaverDef()
-        sd.CopyFrom(mgd.saver_def)
-        if import_scope:
-            sd.filename_tensor_name = prepend_name_scope(sd.filename_tensor_name, import_scope)
-            sd.save_tensor_name = prepend_name_scope(sd.save_tensor_name, import_scope)
-            sd.restore_op_name = prepend_name_scope(sd.restore_op_name, import_scope)
-        saver = Saver(saver_def=sd)
-    if return_elements is not None:
-        return saver, elements
-    return saver
+    return mgd, elements

@@ -271,7 +271,7 @@ def attr_from_proto(av, where):
     if kind is None:
         return None
     if kind == "func":                 # a function of the GraphDef's library (tf.data), resolved on import
-        from graphlab.data.functions import FuncRef
+        from graphlab.framework.function_library import FuncRef
         return FuncRef(av)
     del dtypes
     raise ValueError("%s uses an attr kind (%s) that graphlab does not support" % (where, kind))
@@ -331,7 +331,7 @@ def graph_to_graph_def(graph, add_shapes=False, export_scope=None):
         if add_shapes and op.outputs:     # TF leaves the attr off ops without outputs
             nd.attr["_output_shapes"].CopyFrom(attr_to_proto([t.shape for t in op.outputs]))
         gd.node.append(nd)
-    from graphlab.data.functions import library_proto
+    from graphlab.framework.function_library import library_proto
     lib = library_proto(graph)
     if lib is not None:
         gd.library.CopyFrom(lib)
@@ -616,7 +616,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         if nd.op == "Const":
             _check_const_attrs(nd.name, attrs)
         if any(type(v).__name__ == "FuncRef" for v in attrs.values()):
-            from graphlab.data.functions import resolve_functions
+            from graphlab.framework.function_library import resolve_functions
             resolve_functions(graph, attrs, graph_def.library, "Node '%s'" % nd.name)
         opdef = registry.get_opdef(nd.op)
         grouped = _group_inputs(opdef, data, attrs, nd.name)
