@@ -35,7 +35,8 @@ from graphlab.ops.logging_ops import Assert, Print, assert_equal
 from graphlab.ops.data_flow_ops import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue
 from graphlab.ops.script_ops import py_func
 from graphlab.gradients import gradients
-from graphlab.gradients import broadcast_to, dynamic_stitch
+from graphlab.ops.broadcast_ops import broadcast_to
+from graphlab.ops.segment_ops import dynamic_stitch
 from graphlab.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, ceil, cos, count_nonzero,  # noqa: A004
                                    div, divide, equal, exp, floor, floor_div, floordiv, floormod, greater,
                                    greater_equal, less, less_equal, log, log1p, logical_and, logical_not,
@@ -49,11 +50,11 @@ from graphlab.framework.registry import constant, convert_to_tensor
 from graphlab.ops.state_ops import assign, assign_add, assign_sub, is_variable_initialized
 from graphlab.runtime.run_metadata import RunMetadata, RunOptions
 from graphlab.runtime.session import InteractiveSession, Session, get_default_session
-from graphlab.variables import (Variable, all_variables, global_variables, global_variables_initializer,
+from graphlab.ops.variables import (Variable, all_variables, global_variables, global_variables_initializer,
                                 initialize_all_variables, local_variables, local_variables_initializer,
                                 model_variables, moving_average_variables, trainable_variables, variables_initializer)
-from graphlab.variables import report_uninitialized_variables
-from graphlab.variable_scope import (AUTO_REUSE, VariableScope, get_local_variable, get_variable,
+from graphlab.ops.variables import report_uninitialized_variables
+from graphlab.ops.variable_scope import (AUTO_REUSE, VariableScope, get_local_variable, get_variable,
                                      get_variable_scope, variable_op_scope, variable_scope)
 from graphlab.ops.init_ops import (constant_initializer, glorot_normal_initializer,
                                    glorot_uniform_initializer, ones_initializer, random_normal_initializer,

@@ -6,6 +6,6 @@ from graphlab.ops.init_ops import (Constant as constant, GlorotNormal as glorot_
                                    lecun_normal, lecun_uniform)
 from graphlab.ops.init_ops import Orthogonal as orthogonal, UniformUnitScaling as uniform_unit_scaling  # noqa: F401
 from graphlab.tf1_root import tables_initializer  # noqa: F401
-from graphlab.variables import global_variables_initializer as global_variables  # noqa: F401
-from graphlab.variables import local_variables_initializer as local_variables  # noqa: F401
-from graphlab.variables import variables_initializer as variables  # noqa: F401
+from graphlab.ops.variables import global_variables_initializer as global_variables  # noqa: F401
+from graphlab.ops.variables import local_variables_initializer as local_variables  # noqa: F401
+from graphlab.ops.variables import variables_initializer as variables  # noqa: F401

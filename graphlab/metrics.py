@@ -5,12 +5,12 @@ A metric returns ``(value, update_op)``: running ``update_op`` folds a batch int
 ``tf.local_variables_initializer()`` resets them) and gives the new value; ``value`` reads the current
 one without updating.
 """
-from graphlab.variable_scope import variable_scope
+from graphlab.ops.variable_scope import variable_scope
 from graphlab.framework import dtypes, graph as graph_mod
 from graphlab.framework.graph import GraphKeys
 from graphlab.ops import array_ops, control_flow_ops, math_ops, state_ops
 from graphlab.framework.registry import convert_to_tensor
-from graphlab.variables import Variable
+from graphlab.ops.variables import Variable
 
 
 def _metric_variable(name):

@@ -9,7 +9,7 @@ import traceback
 
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.graph import GraphKeys
-from graphlab.variable_scope import _pure_variable_scope, _unique_default_scope, variable_scope
+from graphlab.ops.variable_scope import _pure_variable_scope, _unique_default_scope, variable_scope
 
 
 def make_template(name_, func_, create_scope_now_=False, unique_name_=None, custom_getter_=None, **kwargs):

@@ -18,7 +18,7 @@ from graphlab.framework.registry import broadcast_shape, const_value, convert_to
 from graphlab.ops.search_ops import (argsort, ensure_shape, parallel_stack, searchsorted, sort,  # noqa: F401
                                      unravel_index)
 from graphlab.ops.special_math_ops import lgamma
-from graphlab.variables import (assert_variables_initialized, local_variables_initializer,  # noqa: F401
+from graphlab.ops.variables import (assert_variables_initialized, local_variables_initializer,  # noqa: F401
                                 variables_initializer)
 
 # ------------------------------------------------------------------------------------------ versions

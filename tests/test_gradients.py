@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import graphlab as tf
-from graphlab.gradients import numeric_jacobian_check
+from gradcheck import numeric_jacobian_check
 from graphlab.framework import registry
 from tests import more_gradient_samples
 

@@ -12,7 +12,7 @@ from graphlab.framework import dtypes
 from graphlab.framework import graph as graph_mod
 from graphlab.ops import control_flow_ops
 from graphlab.framework.registry import const_value, convert_to_tensor
-from graphlab.variable_scope import get_variable, variable_scope
+from graphlab.ops.variable_scope import get_variable, variable_scope
 
 
 def _snake(name):
@@ -201,12 +201,12 @@ class Layer:
 
 
 def _global_variables():
-    from graphlab.variables import global_variables
+    from graphlab.ops.variables import global_variables
     return global_variables()
 
 
 def _trainable_variables():
-    from graphlab.variables import trainable_variables
+    from graphlab.ops.variables import trainable_variables
     return trainable_variables()
 
 

@@ -8,7 +8,7 @@ the given mean and variance. float16/bfloat16 inputs are computed in float32.
 """
 import numpy as np
 
-from graphlab.framework import dtypes, tensor_shape
+from graphlab.framework import dtypes, registry, tensor_shape
 from graphlab.formats.errors import InvalidArgumentError
 from graphlab.ops import array_ops, math_ops
 from graphlab.framework.registry import build_op, constant, convert_to_tensor, register_op
@@ -167,7 +167,6 @@ def _batch_norm_grad_graph(dy, x, scale, mean, var, epsilon, data_format, is_tra
 def _fbn_grad_grad(op, *grads):
     """TF's _FusedBatchNormGradGradV3: differentiate the ops form of the first gradient (TF records it on a
     GradientTape, graphlab with tf.gradients, so the op names differ from TF's)."""
-    from graphlab.gradients import gradients
     dy, x, scale, mean, var = op.inputs[:5]
     first = _batch_norm_grad_graph(dy, x, scale, mean, var, op._attrs["epsilon"], op._attrs["data_format"],
                                    op._attrs["is_training"])
@@ -175,8 +174,8 @@ def _fbn_grad_grad(op, *grads):
     if not pairs:
         return [None] * 6
     # only through the ops just built, as TF's tape records them: dy usually depends on x further up
-    out = gradients([f for f, _ in pairs], [dy, x, scale], grad_ys=[g for _, g in pairs],
-                    stop_gradients=[dy, x, scale])
+    out = registry.symbolic_gradients([f for f, _ in pairs], [dy, x, scale], grad_ys=[g for _, g in pairs],
+                                      stop_gradients=[dy, x, scale])
     return list(out) + [None, None, None]
 
 

@@ -145,7 +145,7 @@ def custom_gradient(f=None):
 
 
 def _graph_mode_call(f, args):
-    from graphlab.variable_scope import get_variable_scope
+    from graphlab.ops.variable_scope import get_variable_scope
     name = "CustomGradient-%d" % next(_uids)
     args = _map(lambda a: registry.convert_to_tensor(a), args)
     scope = get_variable_scope()

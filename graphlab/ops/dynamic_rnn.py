@@ -13,7 +13,7 @@ from graphlab.ops.rnn import infer_state_dtype, initial_state_of, rnn_step
 from graphlab.ops.rnn_cell_impl import assert_like_rnncell, concat_sizes
 from graphlab.ops.tensor_array import TensorArray
 from graphlab.ops.while_loop import while_loop
-from graphlab import variable_scope as vs
+from graphlab.ops import variable_scope as vs
 
 
 def _transpose_batch_time(x):

@@ -116,7 +116,8 @@ def _bcast_subshape(subscripts):
 
 def _grad_reduced(output_grad, output_subs, input_subs, input_shape, reduced_labels):
     """Broadcast a gradient back over the labels the forward einsum summed away."""
-    from graphlab.gradients import broadcast_to, reduced_shape
+    from graphlab.ops.broadcast_ops import broadcast_to
+    from graphlab.ops.math_ops import reduced_shape
     reduced_subs = "".join(list(reduced_labels))
     reduced_axes = [_axis_of(input_subs, s) for s in reduced_subs]
     reduced_dims = array_ops.stack([input_shape[ax] for ax in reduced_axes])
@@ -170,7 +171,7 @@ def _einsum_grad(op, grad):
     if xs.is_fully_defined() and ys.is_fully_defined() and \
             xs.as_list()[bx_start:bx_end] == ys.as_list()[by_start:by_end]:
         return [grad_x, grad_y]
-    from graphlab.gradients import broadcast_gradient_args
+    from graphlab.ops.broadcast_ops import broadcast_gradient_args
     rx, ry = broadcast_gradient_args(x_shape[bx_start:bx_end], y_shape[by_start:by_end])
     grad_x = array_ops.reshape(math_ops.reduce_sum(grad_x, bx_start + rx), x_shape)
     grad_y = array_ops.reshape(math_ops.reduce_sum(grad_y, by_start + ry), y_shape)

@@ -1,7 +1,7 @@
 """More of TF's elementwise math: inverse hyperbolic functions, Atan2, Erfc, Rint, truncating division,
 the xlogy family, NextAfter and the bitwise ops (``tf.bitwise``). Each op's output rule, numpy kernel and
 gradient rule (TF's ``math_grad.py`` formulas) sit together; binary ops broadcast and are un-broadcast
-centrally (graphlab.gradients.BROADCASTING_OPS)."""
+centrally (graphlab/ops/broadcast_ops.py BROADCASTING_OPS)."""
 import math
 
 import numpy as np

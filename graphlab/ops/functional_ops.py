@@ -23,7 +23,7 @@ def _check_callable(fn):
 def _caching_device_of_readers():
     """TF's functional ops cache a variable's value on the device of the op that reads it while they build
     their loop (graphlab has one device; kept so the scope's setting is what TF's would be)."""
-    from graphlab.variable_scope import get_variable_scope
+    from graphlab.ops.variable_scope import get_variable_scope
     scope = get_variable_scope()
     unset = scope.caching_device is None
     if unset:

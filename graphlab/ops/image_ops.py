@@ -609,7 +609,7 @@ register_op("AdjustSaturation", inputs=["images: T", "scale: float32"], outputs=
 def _clip_grad(op, grad):
     """TF's rule: the gradient goes to t where it was inside [min, max], to min where t was below it and to
     max where above (summed back to each input's shape centrally)."""
-    from graphlab.gradients import reduce_broadcast
+    from graphlab.ops.broadcast_ops import reduce_broadcast
     from graphlab.ops import array_ops, math_ops
     x, lo, hi = op.inputs
     zeros = array_ops.zeros_like(grad)

@@ -235,7 +235,7 @@ def _unbroadcast_solve(a, b, grad_a, grad_b):
     """Sum gradients over batch dims a solver broadcast (TF's rule, with BroadcastGradientArgs)."""
     if a.shape.is_fully_defined() and b.shape.is_fully_defined() and a.shape[:-2] == b.shape[:-2]:
         return [grad_a, grad_b]
-    from graphlab.gradients import broadcast_gradient_args
+    from graphlab.ops.broadcast_ops import broadcast_gradient_args
     a_shape, b_shape = array_ops.shape(a), array_ops.shape(b)
     ra, rb = broadcast_gradient_args(a_shape[:-2], b_shape[:-2])
     grad_a = array_ops.reshape(math_ops.reduce_sum(grad_a, axis=ra), a_shape)

@@ -12,7 +12,7 @@ from graphlab.framework.registry import broadcast_outputs, build_op, convert_to_
 # ====================================================================================== EuclideanNorm
 def _euclidean_norm_grad(op, grad):
     """TF's _EuclideanNormGrad: x / (norm / grad), with the reduced axes kept so they broadcast."""
-    from graphlab.gradients import reduced_shape
+    from graphlab.ops.math_ops import reduced_shape
     output = op.outputs[0]
     if not op.get_attr("keep_dims"):
         kept = reduced_shape(array_ops.shape(op.inputs[0]), op.inputs[1])

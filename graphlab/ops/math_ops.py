@@ -909,7 +909,7 @@ def _batch_matmul_kernel(ctx, a, b):
 
 
 def _batch_matmul_grad(op, grad):
-    """As MatMul's rule; broadcast batch dimensions are summed away centrally by graphlab.gradients."""
+    """As MatMul's rule; broadcast batch dimensions are summed away centrally (graphlab/ops/broadcast_ops.py)."""
     a, b = op.inputs
     ax, ay = op._attrs["adj_x"], op._attrs["adj_y"]
     if not ax and not ay:
@@ -999,24 +999,171 @@ def _np_axes(axis):
     return tuple(np.asarray(axis).reshape(-1).tolist())
 
 
+# --------------------------------------------------------------- reduction gradients, built as TF builds them
+# TF's _SumGrad/_MeanGrad/_MinOrMaxGrad/_ProdGrad: a Reshape + Tile fast path when shapes are static, and
+# reduced_shape (Size, add, mod, range, ones, DynamicStitch) + BroadcastTo when the rank or axes are only
+# known at run time. The op names match TF's, including the constant-folded helpers TF leaves behind.
+
+
+def _array_ops():
+    from graphlab.ops import array_ops      # array_ops builds on this module (lazy, as elsewhere in this file)
+    return array_ops
+
+
+def _size(t):
+    """``tf.size`` (a Const named Size when the element count is known statically, as TF builds it)."""
+    return _array_ops().size(t)
+
+
+def _shape(x, out_type=dtypes.int32):
+    """``tf.shape`` (a Const named Shape when the static shape is fully known, as TF builds it)."""
+    return _array_ops().shape(x, out_type=out_type)
+
+
+def reduced_shape(input_shape, axes):
+    """TF's ``reduced_shape``: the reduction's output shape with reduced axes kept as 1 (numpy
+    when both are known at build time, else a DynamicStitch of the input's shape and ones)."""
+    known_shape, known_axes = const_value(input_shape), const_value(axes)
+    if known_shape is not None and known_axes is not None:
+        out = np.array(known_shape, dtype=np.int32)
+        out[np.asarray(known_axes, dtype=np.int32)] = 1
+        return out
+    axes = convert_to_tensor(axes)
+    rank = _size(input_shape)
+    axes = (axes + rank) % rank
+    axes_shape = _shape(axes)
+    from graphlab.ops.segment_ops import dynamic_stitch
+    array_ops = _array_ops()
+    return dynamic_stitch([array_ops.range(rank), axes],
+                          [input_shape, array_ops.ones(axes_shape, dtype=dtypes.int32)])
+
+
+def _static_reduced(graph, in_shape, axes):
+    """TF's fully-static branch of _SumGrad: kept-dims shape and tile multiples, cached per graph. On a
+    cache miss TF builds (and constant-folds) Maximum and floordiv ops that stay in the graph unused; the
+    same ops are built here so the names that follow agree."""
+    cache = getattr(graph, "_reduced_shape_cache", None)
+    if cache is None:
+        cache = {}
+        graph._reduced_shape_cache = cache
+    key = (tuple(in_shape), tuple(int(a) for a in np.asarray(axes).reshape(-1)))
+    if key not in cache:
+        kept = np.array(in_shape, dtype=np.int32)
+        kept[np.asarray(key[1], dtype=np.int64)] = 1
+        m = maximum(kept, np.int32(1))
+        floordiv(np.array(in_shape, dtype=np.int32), m)
+        scaling = np.array(in_shape, dtype=np.int64) // np.maximum(kept, 1)
+        cache[key] = (tuple(int(d) for d in kept), tuple(int(d) for d in scaling))
+    return cache[key]
+
+
 def _sum_grad(op, grad):
-    from graphlab.gradients import sum_grad
-    return sum_grad(op, grad)
+    """Gradient of Sum (and the first step of Mean's)."""
+    array_ops = _array_ops()
+    x = op.inputs[0]
+    dims = x._shape.as_list() if x._shape.ndims is not None else None
+    axes = const_value(op.inputs[1])
+    if dims is not None and axes is not None:
+        rank = len(dims)
+        if np.array_equal(axes, np.arange(rank)):   # all axes
+            g = array_ops.reshape(grad, [1] * rank)   # a list, as TF passes it (see registry._convert_one)
+            if None not in dims:
+                multiples = constant(np.array(dims, np.int32), name="Const")
+            else:
+                multiples = array_ops.shape(x)
+            return [array_ops.tile(g, multiples), None]
+        if None not in dims:
+            kept, scaling = _static_reduced(op.graph, dims, axes)
+            g = array_ops.reshape(grad, np.array(kept, np.int32))
+            return [array_ops.tile(g, np.array(scaling, np.int32)), None]
+    input_shape = _shape(x)
+    if not op._attrs["keep_dims"]:
+        with op.graph.colocate_with(input_shape):     # as TF's _SumGrad
+            kept = reduced_shape(input_shape, op.inputs[1])
+        grad = array_ops.reshape(grad, kept)
+    from graphlab.ops.broadcast_ops import broadcast_to
+    return [broadcast_to(grad, input_shape), None]
 
 
 def _mean_grad(op, grad):
-    from graphlab.gradients import mean_grad
-    return mean_grad(op, grad)
+    """Gradient of Mean: Sum's gradient divided by the number of elements averaged."""
+    array_ops = _array_ops()
+    g = _sum_grad(op, grad)[0]
+    xs, ys = op.inputs[0]._shape, op.outputs[0]._shape
+    if xs.is_fully_defined() and ys.is_fully_defined():
+        factor = int(np.prod(xs.as_list())) // max(int(np.prod(ys.as_list())), 1)
+        factor = constant(np.asarray(factor, g.dtype.base_dtype.as_numpy_dtype), name="Const")
+    else:
+        input_shape = array_ops.shape(op.inputs[0])
+        rank = _size(input_shape)
+        axes = cast(op.inputs[1], rank.dtype)
+        axes = (axes + rank) % rank
+        factor = reduce_prod(array_ops.gather(input_shape, axes))
+    return [truediv(g, cast(factor, g.dtype)), None]
 
 
 def _extremum_grad(op, grad):
-    from graphlab.gradients import min_or_max_grad
-    return min_or_max_grad(op, grad)
+    """Gradient of Max/Min: split evenly between the elements equal to the extremum."""
+    array_ops = _array_ops()
+    input_shape = _shape(op.inputs[0])
+    y = op.outputs[0]
+    if not op._attrs["keep_dims"]:
+        kept = reduced_shape(input_shape, op.inputs[1])
+        y = array_ops.reshape(y, kept)
+        grad = array_ops.reshape(grad, kept)
+    else:
+        kept = _shape(y)
+    indicators = cast(equal(y, op.inputs[0]), grad.dtype)
+    num_selected = array_ops.reshape(reduce_sum(indicators, op.inputs[1]), kept)
+    return [truediv(indicators, num_selected) * grad, None]
 
 
 def _prod_grad(op, grad):
-    from graphlab.gradients import prod_grad
-    return prod_grad(op, grad)
+    """Gradient of Prod, built as TF's _ProdGrad: d prod / d x_i is the product of all the other elements,
+    computed as an exclusive cumprod from the left times one from the right over the reduced axes (moved
+    to the front and flattened by a Transpose and Reshape), so it is exact where x holds zeros (grad *
+    prod / x would give NaN there)."""
+    from graphlab.ops import scan_ops
+    from graphlab.ops.broadcast_ops import broadcast_to
+    array_ops = _array_ops()
+    x = op.inputs[0]
+    input_shape = _shape(x)
+    reduction_indices = array_ops.reshape(op.inputs[1], [-1])
+    if not op._attrs["keep_dims"]:
+        grad = array_ops.reshape(grad, reduced_shape(input_shape, op.inputs[1]))
+    grad = broadcast_to(grad, input_shape)
+    rank = array_ops.rank(x)
+    reduction_indices = cast(reduction_indices, rank.dtype)
+    reduced = (reduction_indices + rank) % rank
+    idx = array_ops.range(0, rank)
+    other, _ = array_ops.setdiff1d(idx, reduced, reduced.dtype)
+    perm = array_ops.concat([reduced, other], 0)
+    reduced_num = reduce_prod(array_ops.gather(input_shape, reduced))
+    other_num = reduce_prod(array_ops.gather(input_shape, other))
+    permuted = array_ops.transpose(x, perm)
+    _set_permuted_shape(permuted, x, op.inputs[1])
+    permuted_shape = _shape(permuted)
+    reshaped = array_ops.reshape(permuted, (reduced_num, other_num))
+    left = scan_ops.cumprod(reshaped, axis=0, exclusive=True)
+    right = scan_ops.cumprod(reshaped, axis=0, exclusive=True, reverse=True)
+    y = array_ops.reshape(conj(left) * conj(right), permuted_shape)
+    out = grad * array_ops.transpose(y, array_ops.invert_permutation(perm))
+    return [array_ops.reshape(out, input_shape), None]
+
+
+def _set_permuted_shape(permuted, x, axes):
+    """The static shape of Prod's gradient Transpose when the rank and axes are known at build time. TF's
+    shape inference evaluates the small perm subgraph (range, ListDiff, concat) to get it, which makes the
+    next tf.shape a Const there; graphlab computes the same permutation here."""
+    value = const_value(axes)
+    rank = x._shape.ndims
+    if value is None or not rank:
+        return
+    reduced = [int(a) % rank for a in np.asarray(value).reshape(-1)]
+    perm = reduced + [i for i in range(rank) if i not in reduced]
+    if sorted(perm) == list(range(rank)):
+        dims = x._shape.as_list()
+        permuted.set_shape([dims[i] for i in perm])
 
 
 def _int_mean(x, axis, keepdims):

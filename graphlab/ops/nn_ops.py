@@ -288,7 +288,7 @@ register_op("BiasAddGrad", inputs=["out_backprop: T"],
 
 def _bias_add_grad_grad(op, g):
     """BiasAddGrad is linear: its gradient spreads g along the last axis over out_backprop's shape."""
-    from graphlab.gradients import broadcast_to
+    from graphlab.ops.broadcast_ops import broadcast_to
     x = op.inputs[0]
     if x.shape.ndims is None:
         rank = array_ops.size(array_ops.shape(x))

@@ -178,7 +178,7 @@ def random_gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=
         alpha = convert_to_tensor(alpha, name="alpha", dtype=dtype)
         beta = convert_to_tensor(beta if beta is not None else 1, name="beta", dtype=dtype)
         broadcast_shape = broadcast_dynamic_shape(array_ops.shape(alpha), array_ops.shape(beta))
-        from graphlab.gradients import broadcast_to
+        from graphlab.ops.broadcast_ops import broadcast_to
         alpha_broadcast = broadcast_to(alpha, broadcast_shape)
         sample = build_op("RandomGamma", [shape, alpha_broadcast], attrs=_seeds(seed)).outputs[0]
         tiny = np.finfo(alpha.dtype.as_numpy_dtype).tiny

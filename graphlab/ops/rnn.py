@@ -11,7 +11,7 @@ from graphlab.ops import array_ops, control_flow_ops, math_ops
 from graphlab.framework.registry import convert_to_tensor
 from graphlab.ops.rnn_cell_impl import assert_like_rnncell, concat_sizes
 from graphlab.ops.tensor_array import TensorArray
-from graphlab import variable_scope as vs
+from graphlab.ops import variable_scope as vs
 
 
 def infer_state_dtype(explicit_dtype, state):

@@ -20,7 +20,7 @@ from graphlab.framework import dtypes, graph as graph_mod, nest, tensor_shape
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, math_ops
 from graphlab.framework.registry import const_value, constant, convert_to_tensor
-from graphlab import variable_scope as vs
+from graphlab.ops import variable_scope as vs
 
 _OBJECT_NAMES_KEY = ("__rnn_cell_object_names",)
 

@@ -11,7 +11,7 @@ from graphlab.ops.init_ops import constant_initializer, zeros_initializer
 from graphlab.framework.registry import constant
 from graphlab.ops.rnn_cell_impl import (LSTMStateTuple, RNNCell, check_input_dtypes, check_supported_dtype,
                                         get_activation)
-from graphlab import variable_scope as vs
+from graphlab.ops import variable_scope as vs
 
 
 class _WeightedCell(RNNCell):

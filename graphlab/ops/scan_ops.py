@@ -1,6 +1,6 @@
 """Scan ops: running sums and products along one axis (TF's Cumsum and Cumprod, ``tf.cumsum``,
 ``tf.cumprod``). Their gradients are scans themselves, run the other way; reduce_prod's exact gradient is
-built from exclusive cumprods (graphlab/gradients.py)."""
+built from exclusive cumprods (graphlab/ops/math_ops.py)."""
 import numpy as np
 
 from graphlab.framework import dtypes

@@ -335,6 +335,54 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
                     name=name).outputs
 
 
+# ------------------------------------------------------------------------------------ DynamicStitch
+# The inverse of DynamicPartition: rows of several tensors interleaved into one (also what TF's reduced_shape
+# builds a reduction's kept-dims shape with).
+
+def _stitch_outputs(op):
+    n = len(op._inputs) // 2
+    indices, data = op._inputs[:n], op._inputs[n:]
+    values = [const_value(t) for t in indices]
+    first, d0 = indices[0]._shape, data[0]._shape
+    rest = None
+    if first.ndims is not None and d0.ndims is not None:
+        rest = d0.as_list()[first.ndims:]
+    size = None if any(v is None for v in values) else \
+        max([int(np.max(v)) + 1 for v in values if np.size(v)] or [0])
+    dims = tensor_shape.TensorShape([size]).concatenate(
+        tensor_shape.UNKNOWN if rest is None else tensor_shape.TensorShape(rest))
+    return [(data[0]._dtype.base_dtype, dims)]
+
+
+def _stitch_kernel(ctx, *args):
+    n = len(args) // 2
+    indices, data = [np.asarray(i) for i in args[:n]], [np.asarray(d) for d in args[n:]]
+    size = max([int(i.max()) + 1 for i in indices if i.size] or [0])
+    rest = data[0].shape[indices[0].ndim:]
+    out = np.zeros((size,) + rest, dtype=data[0].dtype)
+    for idx, d in zip(indices, data):
+        out[idx.reshape(-1)] = d.reshape((-1,) + rest)
+    return out
+
+
+def _stitch_grad(op, grad):
+    n = len(op._inputs) // 2
+    return [None] * n + [array_ops.gather(grad, i) for i in op.inputs[:n]]
+
+
+register_op(
+    "DynamicStitch",
+    inputs=["indices: N*int32", "data: N*T"],
+    outputs=_stitch_outputs,
+    kernel=_stitch_kernel,
+    grad=_stitch_grad,
+    doc="Interleaves data[i] into one tensor at rows indices[i] (later inputs win on repeats).")
+
+def dynamic_stitch(indices, data, name=None):
+    """``tf.dynamic_stitch``."""
+    return build_op("DynamicStitch", [list(indices), list(data)], name=name).outputs[0]
+
+
 __all__ = ["segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod", "unsorted_segment_max",
            "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_mean", "unsorted_segment_sqrt_n",
            "dynamic_partition"]

@@ -7,7 +7,7 @@ import numpy as np
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.formats.errors import InvalidArgumentError
-from graphlab.gradients import broadcast_to
+from graphlab.ops.broadcast_ops import broadcast_to
 from graphlab.ops import array_ops, math_ops
 from graphlab.framework.registry import (NOT_DIFFERENTIABLE, ShapeError, build_op, const_value, constant, convert_to_tensor,
                                    merge_error, register_op)

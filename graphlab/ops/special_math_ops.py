@@ -122,7 +122,7 @@ digamma = _unary("Digamma", _digamma64, _after(_digamma_grad),
 def _polygamma_grad(op, grad):
     """TF's _PolygammaGrad: no gradient for n; psi^(n+1)(x) * grad for x, summed back to x's shape here
     (Polygamma is not one of the centrally un-broadcast ops, as TF's rule does it itself)."""
-    from graphlab.gradients import broadcast_gradient_args
+    from graphlab.ops.broadcast_ops import broadcast_gradient_args
     from graphlab.ops import array_ops
     n, x = op.inputs
     sn, sx = array_ops.shape(n), array_ops.shape(x)

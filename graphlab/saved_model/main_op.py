@@ -4,7 +4,7 @@ def main_op():
     """``tf.saved_model.main_op``: the op a loaded SavedModel runs first (local variables and tables)."""
     from graphlab.ops.control_flow_ops import group
     from graphlab.tf1_root import tables_initializer
-    from graphlab.variables import local_variables_initializer
+    from graphlab.ops.variables import local_variables_initializer
     return group(local_variables_initializer(), tables_initializer())
 
 

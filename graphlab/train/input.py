@@ -21,7 +21,7 @@ def _summary(name, value):
 def match_filenames_once(pattern, name=None):
     """``tf.train.match_filenames_once``: a local variable holding the files matching ``pattern``."""
     from graphlab.ops.reader_ops import matching_files
-    from graphlab.variables import Variable
+    from graphlab.ops.variables import Variable
     with graph_mod.name_scope(name, "matching_filenames", [pattern]) as name:
         return Variable(name=name, initial_value=matching_files(pattern), trainable=False, validate_shape=False,
                         collections=[GraphKeys.LOCAL_VARIABLES])
@@ -33,7 +33,7 @@ def limit_epochs(tensor, num_epochs=None, name=None):
         return tensor
     if num_epochs <= 0:
         raise ValueError("num_epochs must be > 0 not %d." % num_epochs)
-    from graphlab.variables import Variable
+    from graphlab.ops.variables import Variable
     with graph_mod.name_scope(name, "limit_epochs", [tensor]) as name:
         zero64 = constant(0, dtype=dtypes.int64)
         epochs = Variable(zero64, name="epochs", trainable=False, collections=[GraphKeys.LOCAL_VARIABLES])

@@ -54,7 +54,7 @@ class Scaffold:
         from graphlab.summary.summary_ops import merge_all
         from graphlab.tf1_root import tables_initializer
         from graphlab.train.saver import Saver
-        from graphlab.variables import (global_variables, global_variables_initializer,
+        from graphlab.ops.variables import (global_variables, global_variables_initializer,
                                         local_variables_initializer, report_uninitialized_variables)
         if self._init_op is None:
             self._init_op = _first_in_collection(GraphKeys.INIT_OP, lambda: group(global_variables_initializer()))
@@ -100,7 +100,7 @@ class Scaffold:
     def default_local_init_op():
         from graphlab.ops.control_flow_ops import group
         from graphlab.tf1_root import tables_initializer
-        from graphlab.variables import local_variables_initializer
+        from graphlab.ops.variables import local_variables_initializer
         return group(local_variables_initializer(), tables_initializer())
 
 

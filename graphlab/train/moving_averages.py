@@ -7,7 +7,7 @@ The graph is TF's, op for op, because checkpoints and evaluation code address sh
 * a Variable's shadow starts from the variable's value. Its initial value is
   ``cond(IsVariableInitialized(w), read w, w's initial value)``, built at the top of the current name
   scope; the shadow's own initializer guards that again (``w/ExponentialMovingAverage/cond``, copies
-  such as ``cond/Merge_w/ExponentialMovingAverage``; see ``graphlab.variables._guard_reads``), so
+  such as ``cond/Merge_w/ExponentialMovingAverage``; see ``graphlab.ops.variables._guard_reads``), so
   ``global_variables_initializer()`` works in any order.
 * a tensor's shadow starts at zero (``<op name>/ExponentialMovingAverage/Initializer/zeros``); with
   ``zero_debias=True`` it keeps a ``biased`` sum and a ``local_step`` count and is set to
@@ -15,13 +15,13 @@ The graph is TF's, op for op, because checkpoints and evaluation code address sh
 * each update is ``shadow -= (shadow - value) * (1 - decay)`` (an AssignSub named
   ``<ema name>/AssignMovingAvg``, ``_1`` ...), and ``apply`` returns one NoOp named after the EMA.
 """
-from graphlab import variables
+from graphlab.ops import variables
 from graphlab.framework import dtypes
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.graph import GraphKeys
 from graphlab.ops import array_ops, control_flow_ops, init_ops, math_ops, state_ops
 from graphlab.framework.registry import convert_to_tensor
-from graphlab.variable_scope import get_variable, get_variable_scope, variable_scope
+from graphlab.ops.variable_scope import get_variable, get_variable_scope, variable_scope
 
 _AVERAGEABLE = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64)
 

@@ -174,7 +174,7 @@ class Optimizer:
                                                        var.dtype.base_dtype, slot_name, op_name)
 
     def _create_non_slot_variable(self, initial_value, name, colocate_with):
-        from graphlab.variables import Variable
+        from graphlab.ops.variables import Variable
         graph = colocate_with.graph
         key = (name, graph)
         v = self._non_slot_dict.get(key)
@@ -242,7 +242,7 @@ def _create_slot(primary, initializer, shape, dtype, op_name):
     ``<primary>/<op_name>`` (``_1``, ... when taken), so its name follows the enclosing *variable* scope
     (``w/Adam``, or ``outer/w/Adam`` when minimize() runs inside ``variable_scope("outer")``), and a reusing
     scope reuses the slots it made before. Initialised by ``initializer``, not trainable."""
-    from graphlab.variable_scope import get_variable, variable_scope
+    from graphlab.ops.variable_scope import get_variable, variable_scope
     graph = primary.graph
     with graph.as_default(), graph.colocate_with(primary):    # and, as there, goes with its variable
         with variable_scope(None, default_name=primary.op.name + "/" + op_name):

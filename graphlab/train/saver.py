@@ -52,7 +52,7 @@ def _var_name(v):
 
 def _is_variable_like(v):
     from graphlab.framework.tensor import Tensor
-    from graphlab.variables import Variable
+    from graphlab.ops.variables import Variable
     return isinstance(v, Variable) or isinstance(v, Tensor)
 
 
@@ -84,7 +84,7 @@ def _names_to_variables(var_list):
 
 def _ref_tensor(v):
     """The ref tensor (VariableV2 output) through which a value is saved and assigned."""
-    from graphlab.variables import Variable
+    from graphlab.ops.variables import Variable
     return v._variable if isinstance(v, Variable) else v
 
 

@@ -72,7 +72,7 @@ class Supervisor:
         from graphlab.summary.summary_ops import merge_all
         from graphlab.tf1_root import tables_initializer
         from graphlab.train.saver import Saver
-        from graphlab.variables import (global_variables, global_variables_initializer,
+        from graphlab.ops.variables import (global_variables, global_variables_initializer,
                                         local_variables_initializer, report_uninitialized_variables)
         default = Supervisor.USE_DEFAULT
         if ready_op is default:

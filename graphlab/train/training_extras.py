@@ -95,7 +95,7 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
     """``tf.train.init_from_checkpoint``: make variables' initializers read their first values from a
     checkpoint. ``assignment_map`` maps checkpoint names (or "scope/") to variables, variable names in the
     variable store, or "scope/" (every get_variable variable below it)."""
-    from graphlab.variable_scope import _get_default_variable_store
+    from graphlab.ops.variable_scope import _get_default_variable_store
     ckpt_file = _prefix(ckpt_dir_or_file)
     shapes = load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map()
     items = assignment_map.items() if isinstance(assignment_map, dict) else assignment_map

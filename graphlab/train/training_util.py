@@ -35,7 +35,7 @@ def create_global_step(graph=None):
     graph = graph or graph_mod.get_default_graph()
     if get_global_step(graph) is not None:
         raise ValueError("\"global_step\" already exists.")
-    from graphlab.variable_scope import get_variable
+    from graphlab.ops.variable_scope import get_variable
     from graphlab.ops import init_ops
     with graph.as_default(), graph.name_scope(""):
         return get_variable(GraphKeys.GLOBAL_STEP, shape=[], dtype=dtypes.int64,

@@ -174,7 +174,7 @@ class _VariableStore:
 
     def _get_single_variable(self, name, shape, dtype, initializer, regularizer, reuse, trainable,
                              collections, validate_shape, constraint):
-        from graphlab import variables
+        from graphlab.ops import variables
         from graphlab.ops import init_ops
         initializing_from_value = initializer is not None and not callable(initializer)
         if shape is not None and initializing_from_value:
