@@ -21,7 +21,7 @@ from graphlab.ops.linalg_ops import self_adjoint_eig as eigh  # noqa: F401
 from graphlab.ops.linalg_ops import self_adjoint_eigvals as eigvalsh  # noqa: F401
 from graphlab.ops.math_ops import matmul  # noqa: F401
 from graphlab.ops.nn_impl import l2_normalize  # noqa: F401
-from graphlab.ops.linalg_composites import matrix_rank, normalize, pinv  # noqa: F401,E402
+from graphlab.ops.linalg_impl import matrix_rank, normalize, pinv  # noqa: F401,E402
 from graphlab.linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorBlockDiag,  # noqa: F401,E402
                                       LinearOperatorBlockLowerTriangular, LinearOperatorCirculant,
                                       LinearOperatorCirculant2D, LinearOperatorCirculant3D, LinearOperatorComposition,

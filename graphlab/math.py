@@ -23,9 +23,9 @@ from graphlab.ops.array_ops import unsorted_segment_sum  # noqa: F401,E402
 from graphlab.ops.counting_ops import bincount  # noqa: F401,E402
 # --- more of tf.math (bench/api_coverage.py)
 from graphlab.ops.array_ops import invert_permutation  # noqa: F401,E402
-from graphlab.ops.elementwise_ops import (acosh, asinh, atan2, atanh, erfc, nextafter, rint, xdivy,  # noqa: F401,E402
+from graphlab.ops.special_math_ops import (acosh, asinh, atan2, atanh, erfc, nextafter, rint, xdivy,  # noqa: F401,E402
                                           xlog1py, xlogy)
-from graphlab.ops.math_composites import (multiply_no_nan, polyval, reciprocal_no_nan,  # noqa: F401,E402
+from graphlab.ops.math_impl import (multiply_no_nan, polyval, reciprocal_no_nan,  # noqa: F401,E402
                                           reduce_euclidean_norm, reduce_std, reduce_variance)
 from graphlab.ops.math_ops import conj, div_no_nan as divide_no_nan  # noqa: F401,E402
 from graphlab.ops.nn_ops import log_softmax, softmax  # noqa: F401,E402

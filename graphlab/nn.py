@@ -34,7 +34,7 @@ from graphlab.ops.conv3d_ops import conv3d_backprop_filter_v2 as conv3d_backprop
 from graphlab.ops.depthwise_conv_ops import (  # noqa: F401,E402
     depthwise_conv2d_native_backprop_filter as depthwise_conv2d_backprop_filter,
     depthwise_conv2d_native_backprop_input as depthwise_conv2d_backprop_input)
-from graphlab.ops.nn_composites import (avg_pool_v2, batch_norm_with_global_normalization,  # noqa: F401,E402
+from graphlab.ops.nn_impl import (avg_pool_v2, batch_norm_with_global_normalization,  # noqa: F401,E402
                                         compute_average_loss, conv1d_transpose, conv_transpose, log_poisson_loss,
                                         max_pool_v2, normalize_moments, relu_layer, scale_regularization_loss,
                                         sufficient_statistics)

@@ -12,7 +12,7 @@ from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.formats.errors import OpError
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, control_flow_ops, math_ops, nn_ops
-from graphlab.ops.elementwise_ops import (acosh, asinh, atan2, atanh, erfc, rint, truncatediv,  # noqa: F401
+from graphlab.ops.special_math_ops import (acosh, asinh, atan2, atanh, erfc, rint, truncatediv,  # noqa: F401
                                           truncatemod)
 from graphlab.framework.registry import broadcast_shape, const_value, convert_to_tensor
 from graphlab.ops.search_ops import (argsort, ensure_shape, parallel_stack, searchsorted, sort,  # noqa: F401

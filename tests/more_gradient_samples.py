@@ -47,7 +47,7 @@ def samples(tf, u, pos, ints, raw):
         "IRFFT2D": (lambda a, b: tf.signal.irfft2d(tf.complex(a, b), [3, 5]) * 2.0, [u(3, 3), u(3, 3)]),
         "RFFT3D": (lambda a, w: tf.real(tf.signal.rfft3d(a) * tf.complex(w, w)), [u(2, 2, 4), u(2, 2, 3)]),
         "IRFFT3D": (lambda a, b: tf.signal.irfft3d(tf.complex(a, b), [2, 2, 4]) * tf.signal.irfft3d(tf.complex(b, a), [2, 2, 4]), [u(2, 2, 3), u(2, 2, 3)]),
-        # elementwise ops added for the API coverage figure (graphlab/ops/elementwise_ops.py, math_composites.py)
+        # elementwise ops added for the API coverage figure (graphlab/ops/special_math_ops.py, bitwise_ops.py, math_ops.py)
         "Asinh": (tf.asinh, [u(4) * 2]),
         "Acosh": (tf.acosh, [pos(4) + 1.0]),
         "Atanh": (tf.atanh, [u(4) * 0.8]),

@@ -2,7 +2,7 @@
 EncodeJpeg, ResizeBilinear, ResizeNearestNeighbor, AdjustContrastv2. Images are decoded and encoded by
 Pillow and (JPEG) simplejpeg, well-kept codec libraries (never by our own code): PNG and JPEG pixels equal
 TF's. A corrupt image is an InvalidArgumentError naming the op and, when the bytes came
-from a reader or ReadFile in the same run, the file. The composite functions live in graphlab/image.py.
+from a reader or ReadFile in the same run, the file. The functions built from these ops live in graphlab/image/.
 """
 import io
 import struct

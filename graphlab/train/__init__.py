@@ -42,11 +42,12 @@ from graphlab.train.learning_rate import piecewise_constant as piecewise_constan
 from graphlab.formats.protos.saver_pb2 import SaverDef  # noqa: E402
 from graphlab.train.proximal import (AdagradDAOptimizer, FtrlOptimizer, ProximalAdagradOptimizer,  # noqa: E402
                                      ProximalGradientDescentOptimizer)
-from graphlab.train.training_extras import (LooperThread, VocabInfo, checkpoints_iterator,  # noqa: E402
-                                            generate_checkpoint_state_proto, get_checkpoint_mtimes,
-                                            init_from_checkpoint, maybe_batch_join,
-                                            maybe_shuffle_batch_join, noisy_linear_cosine_decay, remove_checkpoint,
-                                            warm_start)
+from graphlab.train.checkpoint_management import (checkpoints_iterator, generate_checkpoint_state_proto,  # noqa: E402
+                                                  get_checkpoint_mtimes, remove_checkpoint)
+from graphlab.train.coordinator import LooperThread  # noqa: E402
+from graphlab.train.input import maybe_batch_join, maybe_shuffle_batch_join  # noqa: E402
+from graphlab.train.learning_rate import noisy_linear_cosine_decay  # noqa: E402
+from graphlab.train.warm_starting import VocabInfo, init_from_checkpoint, warm_start  # noqa: E402
 from graphlab.train.supervisor import Supervisor  # noqa: E402
 
 from graphlab import omissions as _omissions  # noqa: E402

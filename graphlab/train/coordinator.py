@@ -88,3 +88,49 @@ class Coordinator:
         with self._lock:
             if self._exc_info_to_raise:
                 raise self._exc_info_to_raise[1].with_traceback(self._exc_info_to_raise[2])
+
+
+# ------------------------------------------------------------------------------------------- LooperThread
+class LooperThread(threading.Thread):
+    """``tf.train.LooperThread``: calls ``target(*args, **kwargs)`` every ``timer_interval_secs`` (or as
+    fast as it can when None) until the Coordinator says stop."""
+
+    def __init__(self, coord, timer_interval_secs, target=None, args=None, kwargs=None):
+        super().__init__(daemon=True)
+        self._coord = coord
+        self._timer_interval_secs = timer_interval_secs
+        self._target = target
+        self._args, self._kwargs = args or (), kwargs or {}
+        if target is None and type(self).run_loop is LooperThread.run_loop:
+            raise ValueError("'target' must be given, or run_loop overridden")
+        coord.register_thread(self)
+
+    @staticmethod
+    def loop(coord, timer_interval_secs, target, args=None, kwargs=None):
+        looper = LooperThread(coord, timer_interval_secs, target=target, args=args, kwargs=kwargs)
+        looper.start()
+        return looper
+
+    def run(self):
+        with self._coord.stop_on_exception():
+            self.start_loop()
+            if self._timer_interval_secs is None:
+                while not self._coord.should_stop():
+                    self.run_loop()
+            else:
+                next_time = time.time()
+                while not self._coord.wait_for_stop(max(0, next_time - time.time())):
+                    next_time += self._timer_interval_secs
+                    self.run_loop()
+            self.stop_loop()
+
+    def start_loop(self):
+        pass
+
+    def stop_loop(self):
+        pass
+
+    def run_loop(self):
+        if self._target:
+            self._target(*self._args, **self._kwargs)
+

@@ -251,6 +251,23 @@ def shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, se
                   min_after_dequeue, seed)
 
 
-__all__ = ["batch", "batch_join", "input_producer", "limit_epochs", "match_filenames_once", "maybe_batch", "maybe_shuffle_batch",
+# ----------------------------------------------------------------- deprecated maybe_*_join helpers
+def maybe_batch_join(tensors_list, keep_input, batch_size, capacity=32, enqueue_many=False, shapes=None,
+                     dynamic_pad=False, allow_smaller_final_batch=False, shared_name=None, name=None):
+    """``tf.train.maybe_batch_join``: batch_join, enqueuing only elements whose ``keep_input`` is true."""
+    return _batch(list(tensors_list), batch_size, len(tensors_list), capacity, enqueue_many, shapes, dynamic_pad,
+                  allow_smaller_final_batch, shared_name, name, keep_input, "batch_join", True)
+
+
+def maybe_shuffle_batch_join(tensors_list, batch_size, capacity, min_after_dequeue, keep_input, seed=None,
+                             enqueue_many=False, shapes=None, allow_smaller_final_batch=False, shared_name=None,
+                             name=None):
+    """``tf.train.maybe_shuffle_batch_join``: shuffle_batch_join, keeping only elements with ``keep_input``."""
+    return _batch(list(tensors_list), batch_size, len(tensors_list), capacity, enqueue_many, shapes, False,
+                  allow_smaller_final_batch, shared_name, name, keep_input, "shuffle_batch_join", True,
+                  min_after_dequeue, seed)
+
+
+__all__ = ["maybe_batch_join", "maybe_shuffle_batch_join", "batch", "batch_join", "input_producer", "limit_epochs", "match_filenames_once", "maybe_batch", "maybe_shuffle_batch",
            "range_input_producer", "shuffle_batch", "shuffle_batch_join", "slice_input_producer",
            "string_input_producer"]

@@ -180,3 +180,34 @@ def piecewise_constant(x, boundaries, values, name=None):
             pairs.append(((x > low) & (x <= high), lambda v=v: v))
         from graphlab.ops import control_flow_ops
         return control_flow_ops.case(pairs, lambda: values[0], exclusive=True)
+
+
+def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0, variance_decay=0.55,
+                              num_periods=0.5, alpha=0.0, beta=0.001, name=None):
+    """``tf.train.noisy_linear_cosine_decay``: linear_cosine_decay whose linear term gets Gaussian noise of
+    variance initial_variance / (1 + step) ** variance_decay."""
+    import math
+    from graphlab.framework.graph import name_scope
+    from graphlab.ops import math_ops, random_ops
+    from graphlab.framework.registry import constant, convert_to_tensor
+    if global_step is None:
+        raise ValueError("global_step is required for noisy_linear_cosine_decay.")
+    with name_scope(name, "NoisyLinearCosineDecay", [learning_rate, global_step]) as scope:
+        lr = convert_to_tensor(learning_rate, name="learning_rate")
+        dtype = lr.dtype.base_dtype
+        decay_steps = math_ops.cast(decay_steps, dtype)
+        initial_variance = math_ops.cast(initial_variance, dtype)
+        variance_decay = math_ops.cast(variance_decay, dtype)
+        num_periods = math_ops.cast(num_periods, dtype)
+        alpha = math_ops.cast(alpha, dtype)
+        beta = math_ops.cast(beta, dtype)
+        step = math_ops.minimum(math_ops.cast(global_step, dtype), decay_steps)
+        linear_decayed = (decay_steps - step) / decay_steps
+        variance = initial_variance / (math_ops.pow(1.0 + step, variance_decay))
+        std = math_ops.sqrt(variance)
+        noisy_linear_decayed = linear_decayed + random_ops.random_normal(linear_decayed.shape, stddev=std)
+        completed_fraction = step / decay_steps
+        fraction = 2.0 * num_periods * completed_fraction
+        cosine_decayed = 0.5 * (1.0 + math_ops.cos(constant(math.pi, dtype=dtype) * fraction))
+        noisy_linear_cosine_decayed = (alpha + noisy_linear_decayed) * cosine_decayed + beta
+        return math_ops.multiply(lr, noisy_linear_cosine_decayed, name=scope)

@@ -15,7 +15,7 @@ from graphlab.formats.protos.summary_pb2 import Summary
 from graphlab.framework.graph import GraphKeys, get_default_graph
 from graphlab.train import training_util
 from graphlab.train.coordinator import Coordinator
-from graphlab.train.training_extras import LooperThread
+from graphlab.train.coordinator import LooperThread
 
 
 class Supervisor:
