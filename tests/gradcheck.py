@@ -1,6 +1,6 @@
 """A numeric check of graphlab's gradient rules: analytic gradients against central differences in float64.
 
-The registry-wide test (tests/ops/test_gradient_rules.py) runs it on a sample of every differentiable op."""
+The registry-wide test (tests/gradients/test_gradients.py) runs it on a sample of every differentiable op."""
 import numpy as np
 
 import graphlab as tf

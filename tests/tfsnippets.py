@@ -1,7 +1,7 @@
 """One TensorFlow subprocess per test module, comparing snippets of TF1 code run in graphlab and in TF 2.21.
 
 A module gives dicts of snippets (name -> source), and ``reference(...)`` runs them all in TF at once:
-``graphs`` (the op list, as tests/test_same_graph_as_tf.py dumps it), ``values`` (a snippet leaves
+``graphs`` (the op list, as tests/programs/test_same_graph_as_tf.py dumps it), ``values`` (a snippet leaves
 ``fetch`` and ``feed``, and maybe ``init`` to run first; IndexedSlices fetch as their three parts), ``build_errors`` (the exception a snippet
 raises), ``run_errors`` (the OpError running ``fetch`` raises, after ``init``) and ``results`` (a snippet leaves ``result``,
 any JSON value: statistics, messages). The ``check_*`` functions run the same snippet in graphlab and
@@ -15,7 +15,7 @@ import pytest
 import graphlab
 import graphlab as tf
 from tests import tfref
-from tests.test_same_graph_as_tf import DUMP
+from tests.programs.test_same_graph_as_tf import DUMP
 
 RUNNER = DUMP + """
 import warnings

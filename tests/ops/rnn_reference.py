@@ -14,7 +14,7 @@ import numpy as np
 
 import graphlab
 from tests import tfref
-from tests.test_same_graph_as_tf import DUMP
+from tests.programs.test_same_graph_as_tf import DUMP
 
 TF_SCRIPT = DUMP + """
 graphs_in, errors_in, values_in = (json.loads(a) for a in sys.argv[1:4])

@@ -1,6 +1,6 @@
 """tf.nn.conv2d / max_pool / avg_pool: values against a naive loop reference and real TF, TF's op names for
 the gradient graph, shapes and errors at build time. (Every gradient rule is also checked numerically by
-tests/test_gradients.py.)"""
+tests/gradients/test_gradients.py.)"""
 import json
 
 import numpy as np

@@ -1,6 +1,6 @@
 """tf.nn.moments, weighted_moments, batch_normalization, l2_normalize and embedding_lookup: values,
 gradients, names and errors. Every expected number below was printed by tensorflow.compat.v1 2.21 in
-graph mode on the same inputs (their graphs are compared op for op in tests/test_same_graph_as_tf.py)."""
+graph mode on the same inputs (their graphs are compared op for op in tests/programs/test_same_graph_as_tf.py)."""
 import numpy as np
 import pytest
 

@@ -5,7 +5,7 @@ import pytest
 
 import graphlab
 from tests.ops import rnn_reference
-from tests.test_same_graph_as_tf import graphlab_ops
+from tests.programs.test_same_graph_as_tf import graphlab_ops
 
 GRAPHS = {
     # the classic: unstack a [batch, time, depth] placeholder, BasicLSTMCell under static_rnn, gradients

@@ -9,7 +9,7 @@ import pytest
 
 import graphlab as tf
 from tests import tfsnippets as tfcompare
-from tests.test_same_graph_as_tf import graphlab_ops
+from tests.programs.test_same_graph_as_tf import graphlab_ops
 
 # --------------------------------------------------------------------------------------- graphs
 GRAPHS = {

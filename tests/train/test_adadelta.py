@@ -8,7 +8,7 @@ import pytest
 
 import graphlab as tf
 import tfref
-from tests.test_same_graph_as_tf import DUMP, graphlab_ops
+from tests.programs.test_same_graph_as_tf import DUMP, graphlab_ops
 
 GRAPH = """
 x = tf.placeholder(tf.float32, [None, 3], name="x")

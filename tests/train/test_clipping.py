@@ -1,5 +1,5 @@
 """Gradient clipping (graphlab/ops/clip_ops.py): the numbers, gradients and errors TensorFlow gives.
-The graphs themselves are compared op for op in tests/test_same_graph_as_tf.py."""
+The graphs themselves are compared op for op in tests/programs/test_same_graph_as_tf.py."""
 import numpy as np
 import pytest
 

@@ -9,7 +9,7 @@ import pytest
 
 import graphlab as tf
 import tfref
-from tests.test_same_graph_as_tf import DUMP, graphlab_ops
+from tests.programs.test_same_graph_as_tf import DUMP, graphlab_ops
 
 SNIPPETS = {
     "polynomial_decay": """
@@ -162,7 +162,7 @@ def _as_set(rows):
 def test_schedules_built_on_conds_match_tensorflow_op_for_op(tf_reference, key):
     """cosine_decay_restarts (a cond on t_mul == 1) and piecewise_constant (TF's exclusive tf.case: the
     at-most-one-true Assert, then nested conds): TF's ops, with TF's cond input Switches moved before
-    their consumer as graphlab creates them (tests/test_same_graph_as_tf.py)."""
+    their consumer as graphlab creates them (tests/programs/test_same_graph_as_tf.py)."""
     ours = graphlab_ops(SNIPPETS[key])
     theirs = tf_reference["graphs"][key]
     for mine, tfs in zip(ours, theirs):

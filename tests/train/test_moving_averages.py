@@ -16,7 +16,7 @@ import pytest
 import graphlab
 from graphlab.train import moving_averages
 from tests import tfref
-from tests.test_same_graph_as_tf import DUMP, graphlab_ops
+from tests.programs.test_same_graph_as_tf import DUMP, graphlab_ops
 
 # Each snippet runs in both frameworks; `facts` (JSON) is what a user reads off the EMA object.
 HELPERS = """

@@ -224,7 +224,7 @@ def test_gradient_of_a_gather_on_axis_0_is_an_indexed_slices():
 
 
 def test_numeric_gradient_check_densifies_indexed_slices():
-    """The registry-wide numeric check densifies IndexedSlices before comparing (tests/test_gradients.py)."""
-    from gradcheck import numeric_jacobian_check
+    """The registry-wide numeric check densifies IndexedSlices before comparing (tests/gradients/test_gradients.py)."""
+    from tests.gradcheck import numeric_jacobian_check
     analytic, numeric = numeric_jacobian_check(lambda p: tf.gather(p, [2, 0, 2]), [np.arange(6.0).reshape(3, 2)])
     np.testing.assert_allclose(analytic[0], numeric[0], atol=1e-6)

@@ -1,4 +1,4 @@
-"""Rows for the registry-wide numeric gradient check (tests/test_gradients.py SAMPLES) of the op families in
+"""Rows for the registry-wide numeric gradient check (tests/gradients/test_gradients.py SAMPLES) of the op families in
 graphlab/ops/space_batch_ops.py, conv3d_ops.py, depthwise_conv_ops.py, linalg_ops.py and the other families
 added with them. Kept here so each family's rows sit together; ``samples`` gets test_gradients' helpers."""
 import numpy as np

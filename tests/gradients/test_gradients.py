@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import graphlab as tf
-from gradcheck import numeric_jacobian_check
+from tests.gradcheck import numeric_jacobian_check
 from graphlab.framework import registry
-from tests import more_gradient_samples
+from tests.gradients import more_gradient_samples
 
 # What TensorFlow 2.21 (compat.v1) builds for this graph, in creation order.
 TF_NAMES = [
@@ -305,7 +305,7 @@ def test_every_gradient_rule_matches_numeric_differentiation(op_type):
     if op_type in REF_TWINS:
         assert registry.get_opdef(op_type).grad is registry.get_opdef(REF_TWINS[op_type]).grad
         op_type = REF_TWINS[op_type]
-    assert op_type in SAMPLES, ("op %s is differentiable but has no sample in tests/test_gradients.py SAMPLES:"
+    assert op_type in SAMPLES, ("op %s is differentiable but has no sample in tests/gradients/test_gradients.py SAMPLES:"
                                 " add one so its rule is checked numerically" % op_type)
     build, inputs = SAMPLES[op_type][:2]
     tol = SAMPLES[op_type][2] if len(SAMPLES[op_type]) > 2 else {}

@@ -13,7 +13,7 @@ from graphlab.omissions import OMISSIONS
 from tests import tfref
 
 _SPEC = importlib.util.spec_from_file_location(
-    "api_coverage", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench",
+    "api_coverage", os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bench",
                                  "api_coverage.py"))
 api_coverage = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(api_coverage)
