@@ -537,31 +537,41 @@ def set_display_hook(draw):
     _display_hook = draw
 
 
-_default_graph_stack = DefaultStack()   # below it, one process-wide default graph
-_global_default_graph = None
-_global_lock = threading.Lock()
+_default_graph_stack = DefaultStack()   # per thread: graphs entered with ``with g.as_default():``
+
+
+class _ThreadGraph(threading.local):
+    """Below each thread's stack, that thread's own global default graph, as in TF (whose default-graph stack
+    is thread-local): a new thread starts with an empty graph of its own, and ops built there never land in
+    another thread's graph. A server thread that runs a model built elsewhere enters its graph with
+    ``with graph.as_default():``."""
+
+    def __init__(self):
+        self.graph = None
+
+
+_thread_graph = _ThreadGraph()
 
 
 def get_default_graph():
-    """The graph new ops go to: the innermost ``as_default`` graph of this thread, else the global one."""
+    """``tf.get_default_graph()``: the innermost graph entered with ``as_default()`` in this thread, else this
+    thread's global default graph (created empty on first use)."""
     stack = _default_graph_stack.stack
     if stack:
         return stack[-1]
-    global _global_default_graph
-    if _global_default_graph is None:
-        with _global_lock:
-            if _global_default_graph is None:
-                _global_default_graph = Graph()
-    return _global_default_graph
+    graph = _thread_graph.graph
+    if graph is None:
+        graph = _thread_graph.graph = Graph()
+    return graph
 
 
 def reset_default_graph():
-    """Replace the global default graph with an empty one (not allowed inside ``as_default`` blocks)."""
+    """Replace this thread's global default graph with an empty one (not allowed inside ``as_default``
+    blocks); this thread's default sessions are forgotten too, as in TF."""
     if _default_graph_stack.stack:
         raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need a "
                              "cleared graph, exit the nesting and create a new graph.")
-    global _global_default_graph
-    _global_default_graph = Graph()
+    _thread_graph.graph = Graph()
     default_stacks.clear_default_session_stack()
 
 

@@ -51,9 +51,9 @@ def _scatter_kernel(combine):
             np.broadcast_to(updates, (flat.size,) + params.shape[1:])
         bad = np.flatnonzero((flat < 0) | (flat >= params.shape[0]))
         stop = bad[0] if bad.size else flat.size
-        out = params.copy()        # a new array: values fetched earlier never change under the user
+        out = params if params.flags.writeable else params.copy()     # in place, as TF's scatter kernels
         combine(out, flat[:stop], rows[:stop].astype(out.dtype, copy=False))
-        ref.value = out
+        ref.write(out)
         if bad.size:               # TF's kernel has applied the rows before the bad one
             where = np.unravel_index(stop, indices.shape) if indices.ndim else ()
             raise InvalidArgumentError(None, ctx.op, "indices%s = %d is not in [0, %d)" % (

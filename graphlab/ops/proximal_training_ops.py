@@ -28,7 +28,7 @@ def _register(op_type, inputs, kernel, doc):
 def _proximal_gd_kernel(ctx, var, alpha, l1, l2, delta):
     value, _ = _check(ctx, var, delta, scalars=[("alpha", alpha), ("l1", l1), ("l2", l2)], grad_name="delta")
     prox_var = value - delta * alpha
-    var.value = _shrink(prox_var, alpha * l1 if l1 > 0 else None, l2 * alpha).astype(value.dtype, copy=False)
+    var.write(_shrink(prox_var, alpha * l1 if l1 > 0 else None, l2 * alpha).astype(value.dtype, copy=False))
     return var
 
 
@@ -43,8 +43,8 @@ def _proximal_adagrad_kernel(ctx, var, accum, lr, l1, l2, grad):
     acc += grad * grad
     learning_rate = lr * (1 / np.sqrt(acc))
     prox_var = value - grad * learning_rate
-    var.value = _shrink(prox_var, learning_rate * l1 if l1 > 0 else None, l2 * learning_rate).astype(
-        value.dtype, copy=False)
+    var.write(_shrink(prox_var, learning_rate * l1 if l1 > 0 else None, l2 * learning_rate).astype(
+        value.dtype, copy=False))
     return var
 
 
@@ -68,7 +68,7 @@ def _ftrl_update(ctx, var, accum, linear, grad, lr, l1, l2, lr_power, l2_shrinka
         lin += shrunk - (new_accum ** -lr_power - acc ** -lr_power) / lr * value
         y = new_accum ** -lr_power / lr + 2 * l2
     x = l1 * np.sign(lin) - lin
-    var.value = np.where(np.abs(lin) > l1, x / y, 0).astype(value.dtype, copy=False)
+    var.write(np.where(np.abs(lin) > l1, x / y, 0).astype(value.dtype, copy=False))
     acc += grad * grad
     return var
 
@@ -100,7 +100,7 @@ def _adagrad_da_kernel(ctx, var, g_acc, gg_acc, grad, lr, l1, l2, global_step):
         new = -1.0 * lr * np.sign(g) * np.maximum(np.abs(g) - l1 * step, 0) / denominator
     else:
         new = -1.0 * lr * g / denominator
-    var.value = np.asarray(new).astype(value.dtype, copy=False)
+    var.write(np.asarray(new).astype(value.dtype, copy=False))
     return var
 
 

@@ -182,8 +182,11 @@ for _name, _combine, _rule in (
 # ------------------------------------------------------------------------------- Scatter* on variables
 def _state_nd_kernel(combine):
     def kernel(ctx, ref, indices, updates):
-        value = np.array(ref.read(ctx), copy=True)
-        ref.value = _scatter_into(ctx, value, indices, np.asarray(updates, dtype=value.dtype), combine)
+        value = ref.read(ctx)
+        if not value.flags.writeable:
+            value = value.copy()
+        # in place (indices are checked before any row changes), as TF's ScatterNd* on a variable
+        ref.write(_scatter_into(ctx, value, indices, np.asarray(updates, dtype=value.dtype), combine))
         return ref
     return kernel
 

@@ -74,7 +74,7 @@ def _check(ctx, var, slots, scalars, grad, indices, inner_dim_check=False):
     for i, index in enumerate(np.asarray(indices).reshape(-1)):
         if not 0 <= index < value.shape[0]:
             raise InvalidArgumentError(None, ctx.op, "Index %d at offset %d in indices is out of range" % (index, i))
-    return value.copy(), slot_values        # a new array for var: values fetched earlier never change
+    return value, slot_values        # the buffer itself: TF's sparse updates change the rows in place
 
 
 # ------------------------------------------------------------------------------------ SparseApplyMomentum
@@ -88,7 +88,6 @@ def _momentum_kernel(ctx, var, accum, lr, grad, indices, momentum):
             value[row] -= g * lr + acc[row] * lr * momentum
         else:
             value[row] -= lr * acc[row]
-    var.value = value
     return var
 
 
@@ -121,7 +120,6 @@ def _adagrad_kernel(ctx, var, accum, lr, grad, indices):
             value[row] -= lr * g / np.sqrt(acc[row])
         else:
             value[row] -= lr * g * (1 / np.sqrt(acc[row]))    # TF: lr * g * rsqrt(accum)
-    var.value = value
     return var
 
 
@@ -150,7 +148,6 @@ def _rmsprop_kernel(ctx, var, ms, mom, lr, rho, momentum, epsilon, grad, indices
         ms_v[row] = ms_v[row] * rho + g * g * (1 - rho)
         mom_v[row] = mom_v[row] * momentum + (1 / np.sqrt(ms_v[row] + epsilon)) * lr * g
         value[row] -= mom_v[row]
-    var.value = value
     return var
 
 
@@ -182,7 +179,6 @@ def _centered_rmsprop_kernel(ctx, var, mg, ms, mom, lr, rho, momentum, epsilon, 
         denom = (ms_v[row] + epsilon) - mg_v[row] * mg_v[row]
         mom_v[row] = mom_v[row] * momentum + (1 / np.sqrt(denom)) * lr * g
         value[row] -= mom_v[row]
-    var.value = value
     return var
 
 
@@ -213,7 +209,6 @@ def _adadelta_kernel(ctx, var, accum, accum_update, lr, rho, epsilon, grad, indi
         update = np.sqrt(acc_up[row] + epsilon) * (1 / np.sqrt(acc[row] + epsilon)) * g
         value[row] -= update * lr
         acc_up[row] = acc_up[row] * rho + update * update * (1 - rho)
-    var.value = value
     return var
 
 

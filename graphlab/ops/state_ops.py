@@ -1,5 +1,12 @@
 """State ops: variables and the ops that change them. A VariableV2 op outputs a handle (a ``*_ref`` tensor)
-to a buffer that lives in the Session, not in the graph; Assign and friends write through that handle."""
+to a buffer that lives in the Session, not in the graph; Assign and friends write through that handle.
+
+Reads and writes follow TF's executor: an op that takes the variable's value (its ``read`` Identity, or any
+op fed the ``*_ref`` tensor) gets the buffer itself, not a copy, and updates change that buffer in place
+(``VariableRef.write``). So a value read earlier in a run shows an update made later in the same run, and a
+control dependency on an update orders every read after it: ``with tf.control_dependencies([inc]):
+y = tf.identity(x)`` gives the incremented value, as in TF. ``Session.run`` copies what it returns.
+"""
 import threading
 
 import weakref
@@ -30,6 +37,19 @@ class VariableRef:
 
     def read_value(self):
         return self.read(None)
+
+    def write(self, new):
+        """Store ``new`` as TF's kernels store an update: into the existing buffer when it has as many elements
+        (TF's Assign copies into it; AssignAdd, Scatter* and the optimizers' Apply* update it in place), so every
+        tensor that holds the buffer sees the change; a first value, or one of another size, gets a new buffer."""
+        buffer = self.value
+        if buffer is not None and buffer.size == np.size(new) and buffer.flags.writeable:
+            if buffer.shape != np.shape(new):       # validate_shape=False: the same buffer, another shape
+                buffer = self.value = buffer.reshape(np.shape(new))
+            if new is not buffer:
+                np.copyto(buffer, new, casting="unsafe")
+        else:
+            self.value = np.array(new, dtype=self.op._attrs["dtype"].as_numpy_dtype)   # our own copy
 
     @property
     def is_initialized(self):
@@ -104,15 +124,13 @@ def _assign_kernel(ctx, ref, value):
         raise InvalidArgumentError(None, ctx.op, "Assign requires shapes of both tensors to match. lhs shape= %s "
                                    "rhs shape= %s" % (declared.bracket_str(), _dims(np.shape(value))))
     dtype = ref.op._attrs["dtype"].as_numpy_dtype
-    if isinstance(value, np.ndarray) and _taken_over(value, dtype):
-        new = value
-    else:
-        new = np.array(value, dtype=dtype)  # own copy: never alias a Const
-    if ctx.attrs.get("use_locking"):   # not in the middle of a locked AssignAdd/AssignSub
+    if ref.value is None and isinstance(value, np.ndarray) and _taken_over(value, dtype):
+        ref.value = value           # a restored tensor nothing else holds becomes the buffer
+    elif ctx.attrs.get("use_locking"):   # not in the middle of a locked AssignAdd/AssignSub
         with ref.lock:
-            ref.value = new
+            ref.write(value)
     else:
-        ref.value = new
+        ref.write(value)
     return ref
 
 
@@ -139,7 +157,7 @@ def _update_kernel(fn, what):
         if np.shape(value) != current.shape and np.size(value) != 1 or np.ndim(value) > current.ndim:
             raise InvalidArgumentError(None, ctx.op, "%s requires shapes of both tensors to match. lhs shape= %s "
                                        "rhs shape= %s" % (what, _dims(current.shape), _dims(np.shape(value))))
-        ref.value = fn(current, value).astype(current.dtype, copy=False)
+        fn(current, value, out=current, casting="unsafe")     # in place, as TF's DenseUpdate
         return ref
 
     def kernel(ctx, ref, value):
@@ -199,8 +217,9 @@ def _count_up_to_kernel(ctx, ref):
         limit = ctx.attrs["limit"]
         if value >= limit:
             raise OutOfRangeError(None, ctx.op, "Reached limit of %d" % limit)
-        ref.value = np.asarray(value + 1, dtype=value.dtype)
-        return np.asarray(value).copy()
+        before = np.array(value)
+        ref.write(np.asarray(value + 1, dtype=value.dtype))
+        return before
 
 
 register_op(

@@ -48,7 +48,7 @@ def _check(ctx, var, grad, slots=(), scalars=(), grad_name="grad", spaced_colon=
 # ----------------------------------------------------------------------------------- ApplyGradientDescent
 def _gd_kernel(ctx, var, alpha, delta):
     value, _ = _check(ctx, var, delta, scalars=[("alpha", alpha)], grad_name="delta")
-    var.value = value - alpha * delta
+    var.write(value - alpha * delta)
     return var
 
 
@@ -73,9 +73,9 @@ def _momentum_kernel(ctx, var, accum, lr, grad, momentum):
     np.multiply(acc, momentum, out=acc)
     acc += grad
     if ctx.attrs.get("use_nesterov"):
-        var.value = value - (grad * lr + acc * momentum * lr)     # TF's order: (accum * momentum) * lr
+        var.write(value - (grad * lr + acc * momentum * lr))     # TF's order: (accum * momentum) * lr
     else:
-        var.value = value - acc * lr
+        var.write(value - acc * lr)
     return var
 
 
@@ -101,7 +101,7 @@ def _adagrad_kernel(ctx, var, accum, lr, grad):
         acc += grad * grad
     # TF's order, (grad * lr) * rsqrt(accum); TF's rsqrt is a refined hardware estimate, so a few elements
     # land one unit in the last place away from this exactly rounded one.
-    var.value = value - grad * lr * (1 / np.sqrt(acc))
+    var.write(value - grad * lr * (1 / np.sqrt(acc)))
     return var
 
 
@@ -128,7 +128,7 @@ def _rmsprop_kernel(ctx, var, ms, mom, lr, rho, momentum, epsilon, grad):
     ms_v += (grad * grad - ms_v) * (1 - rho)
     np.multiply(mom_v, momentum, out=mom_v)
     mom_v += lr * grad / np.sqrt(ms_v + epsilon)
-    var.value = value - mom_v
+    var.write(value - mom_v)
     return var
 
 
@@ -157,7 +157,7 @@ def _centered_rmsprop_kernel(ctx, var, mg, ms, mom, lr, rho, momentum, epsilon, 
     denom = (ms_v - mg_v * mg_v) + epsilon
     np.multiply(mom_v, momentum, out=mom_v)
     mom_v += grad * lr / np.sqrt(denom)
-    var.value = value - mom_v
+    var.write(value - mom_v)
     return var
 
 
@@ -186,14 +186,13 @@ def _adam_kernel(ctx, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, eps
     dt = value.dtype.type
     alpha = dt(lr * np.sqrt(1 - beta2_power) / (1 - beta1_power))   # in the variable's type, as TF
     nesterov = bool(ctx.attrs.get("use_nesterov"))
-    new = np.empty_like(value)    # a new array: values fetched earlier never change under the user
-    if fused is None or not fused.apply_adam(value, new, m_v, v_v, grad, alpha, beta1, beta2, epsilon, nesterov):
-        _adam_numpy(ctx, value, new, m_v, v_v, grad, alpha, dt(beta1), dt(beta2), dt(epsilon), nesterov)
-    var.value = new
+    # in place, as TF's ApplyAdam: readers of the buffer earlier in the run see the step
+    if fused is None or not fused.apply_adam(value, value, m_v, v_v, grad, alpha, beta1, beta2, epsilon, nesterov):
+        _adam_numpy(ctx, value, m_v, v_v, grad, alpha, dt(beta1), dt(beta2), dt(epsilon), nesterov)
     return var
 
 
-def _adam_numpy(ctx, value, new, m_v, v_v, grad, alpha, beta1, beta2, epsilon, nesterov):
+def _adam_numpy(ctx, value, m_v, v_v, grad, alpha, beta1, beta2, epsilon, nesterov):
     """The same arithmetic as the C kernel, in the same order (so the same roundings), in whole-array passes.
     One scratch buffer per op is kept in the session: large temporaries cost more than the arithmetic."""
     scratch = ctx.state.get(("adam-scratch", ctx.op.name))
@@ -206,14 +205,11 @@ def _adam_numpy(ctx, value, new, m_v, v_v, grad, alpha, beta1, beta2, epsilon, n
     scratch -= v_v
     scratch *= 1 - beta2
     v_v += scratch                                   # v += (g^2 - v)(1 - beta2)
-    if nesterov:
-        np.multiply(grad * (1 - beta1) + beta1 * m_v, alpha, out=new)
-    else:
-        np.multiply(m_v, alpha, out=new)
+    step = np.multiply(grad * (1 - beta1) + beta1 * m_v if nesterov else m_v, alpha)
     np.sqrt(v_v, out=scratch)
     scratch += epsilon
-    new /= scratch                                   # (m * alpha) / (sqrt(v) + epsilon)
-    np.subtract(value, new, out=new)
+    step /= scratch                                  # (m * alpha) / (sqrt(v) + epsilon)
+    np.subtract(value, step, out=value)
 
 
 register_op(
@@ -243,7 +239,7 @@ def _adadelta_kernel(ctx, var, accum, accum_update, lr, rho, epsilon, grad):
     # TF's order: (sqrt(accum_update + eps) * rsqrt(accum + eps)) * grad, from the *new* accum and the
     # old accum_update; var moves by update * lr before accum_update takes in update^2.
     update = np.sqrt(acc_up + epsilon) * (1 / np.sqrt(acc + epsilon)) * grad
-    var.value = value - update * lr
+    var.write(value - update * lr)
     acc_up *= rho
     acc_up += update * update * keep
     return var
