@@ -62,17 +62,47 @@ class RunningAverage:
         return self.sess.run(self.step, feed_dict={self.reading: reading})
 
 # %% ex-which-graph
+predicted_default = ["a", "d"]
+predicted_side = ["b", "mul/y", "mul"]
+predicted_worker = ["c"]
+
+# %% ex-which-graph wrong: thinks a thread shares the process's default graph (the rule before TF's per-thread stacks)
 predicted_default = ["a", "c", "d"]
 predicted_side = ["b", "mul/y", "mul"]
+predicted_worker = []
 
 # %% ex-which-graph wrong: thinks the worker thread inherits side as its default graph
 predicted_default = ["a", "d"]
 predicted_side = ["b", "c", "mul/y", "mul"]
+predicted_worker = []
 
 # %% ex-which-graph wrong: forgets the constant made for 2.0
-predicted_default = ["a", "c", "d"]
+predicted_default = ["a", "d"]
 predicted_side = ["b", "mul"]
+predicted_worker = ["c"]
 
 # %% ex-which-graph wrong: names the op after the Python variable
-predicted_default = ["a", "c", "d"]
+predicted_default = ["a", "d"]
 predicted_side = ["b", "e"]
+predicted_worker = ["c"]
+
+# %% ex-served-from-a-thread
+def predict(values):
+    """Answer one request: y for the given x values (called in a worker thread)."""
+    with model_graph.as_default():
+        graph = tf.get_default_graph()
+        inputs = graph.get_tensor_by_name("x:0")
+        outputs = graph.get_tensor_by_name("y:0")
+        return model_sess.run(outputs, feed_dict={inputs: values})
+
+# %% ex-served-from-a-thread wrong: a new session in the model's graph starts from the initial value
+def predict(values):
+    with model_graph.as_default():
+        with tf.Session() as sess:
+            sess.run(scale.initializer)
+            return sess.run(y, feed_dict={x: values})
+
+# %% ex-served-from-a-thread wrong: builds the lookup ops again in the worker's own graph
+def predict(values):
+    inputs = tf.placeholder(tf.float32, [None], name="x")
+    return model_sess.run(y, feed_dict={inputs: values})
