@@ -2,7 +2,7 @@
 shapes, control edges dashed, the pruned overlay as highlight / fade / cut marks, and a caption that says
 what was collapsed. Pure string building, no graphviz needed; output is deterministic for a given graph."""
 from graphlab.viz.roles import BIG_CONSTANT, QUEUE_TYPES, STYLES
-from graphlab.viz.view import MIB
+from graphlab.graphview.nodes import MIB
 
 FADED = {"fillcolor": "#f9fafb", "color": "#d1d5db", "fontcolor": "#9ca3af"}
 # executed control-flow ops (Switch, Merge, NoOp...) must not keep the pale control grey: it reads as "faded"

@@ -174,7 +174,7 @@ def _resolve_view(view, name, allow_op=True):
     if colon:
         i = int(index)
         if i >= len(node.outputs):
-            from graphlab.viz.view import TensorView
+            from graphlab.graphview.nodes import TensorView
             while len(node.outputs) <= i:
                 node.outputs.append(TensorView(node, len(node.outputs), None, None))
         return node.outputs[i]
@@ -183,7 +183,7 @@ def _resolve_view(view, name, allow_op=True):
 
 def _prune_view(overlay, view, fetches, feeds):
     """GraphDef views carry the attributes ``prune`` walks, so the same function serves files too."""
-    from graphlab.viz.view import TensorView
+    from graphlab.graphview.nodes import TensorView
     tensors, targets = [], []
     for f in _as_list(fetches):
         e = _resolve_view(view, f)

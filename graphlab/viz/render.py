@@ -1,7 +1,8 @@
 """``render``: view -> grouping -> overlay -> DOT, with a summary of every simplification made."""
 from graphlab import graphview
 from graphlab.viz import dot as dot_mod
-from graphlab.viz import grouping, overlay as overlay_mod, view as view_mod
+from graphlab.graphview import nodes as view_mod
+from graphlab.viz import grouping, overlay as overlay_mod
 from graphlab.viz.result import RenderResult
 
 MAX_LISTED = 8

@@ -28,7 +28,7 @@ out = {
     "names": [op.name for op in g._ops],
     "y_inputs": [t.name for t in ops["y"]._inputs],
     "z_controls": [c.name for c in ops["z"]._control_inputs],
-    "y_shape": viz.view.shape_label(ops["y"]._outputs[0]._shape),
+    "y_shape": graphview.shape_label(ops["y"]._outputs[0]._shape),
     "y_line": [ops["y"].source_line.filename, ops["y"].source_line.lineno],
     "y_attrs": sorted(ops["y"]._attrs),
     "large": [(c.op.name, list(c.shape), c.nbytes) for c in checks.large_constants(g._ops)],

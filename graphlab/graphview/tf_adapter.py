@@ -1,17 +1,7 @@
-"""One engine-neutral view of a graph for the tools (lints, renderer, extension), with adapters.
-
-What the tools read of an op is a small protocol, the one graphlab's own ``Operation`` already has:
-``name``/``_name``, ``type``/``_type``, ``_inputs`` (tensors with ``_op``, ``_value_index``, ``_shape``,
-``_dtype``, ``name``), ``_control_inputs``, ``_outputs``, ``_attrs`` (attr name -> Python value; a
-``Const``'s ``value`` is a numpy array, a ``dtype`` has a ``name``), ``source_line`` (file, line, function of
-the user's code that created it) and ``provenance`` (the extension's cell tag). A graph offers ``_ops`` (creation
-order, append-only), ``get_operations()``, ``_get_operation_or_none(name)``, ``as_graph_element(name)`` and
-``get_collection(key)``.
-
-Adapters: a graphlab ``Graph`` is its own view (no copy: the per-cell cost stays flat); ``adapt(tf_graph)``
-wraps a real TensorFlow ``tf.Graph`` (one ``TFGraph`` per graph, kept in step with it as ops are added,
-reading only the new ops); a ``GraphDef`` becomes graphlab.viz.view's NodeView graph (``from_graph_def``).
-Nothing here imports TensorFlow: a TF graph is only ever handed in by code that already imported it.
+"""The adapter for a real TensorFlow ``tf.Graph``: ``TFGraph`` (and its ``TFOp``/``TFTensor``) present TF's graph
+through the protocol of graphlab.graphview, kept in step with it as ops are added (reading only the new ops);
+``record_creation_lines`` makes TF record the user's line that created each op. Nothing here imports
+TensorFlow at module level: a TF graph is only ever handed in by code that already imported it.
 """
 import os
 import sys
@@ -22,23 +12,6 @@ from graphlab.framework import source_info
 def is_tf_graph(obj):
     """Whether ``obj`` is a real TensorFlow graph (checked by its class's module: no TF import)."""
     return any(c.__module__.startswith("tensorflow.") and c.__name__ == "Graph" for c in type(obj).__mro__)
-
-
-def tf_module():
-    """``tensorflow.compat.v1`` when the user's code imported TensorFlow, else None (never imports it)."""
-    if "tensorflow" not in sys.modules:
-        return None
-    tf = sys.modules["tensorflow"]
-    compat = getattr(getattr(tf, "compat", None), "v1", None)
-    return compat if compat is not None else tf
-
-
-def tf_default_graph():
-    """The view of TF's default graph, or None when TensorFlow was not imported."""
-    tf = tf_module()
-    if tf is None:
-        return None
-    return adapt(tf.get_default_graph())
 
 
 _VIEW_ATTR = "_graphlab_view"
@@ -56,7 +29,6 @@ def adapt(graph):
     return view
 
 
-# --- real TensorFlow ------------------------------------------------------------------------------------
 class TFTensor:
     """One output of a wrapped TF op."""
 
