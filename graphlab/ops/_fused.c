@@ -78,8 +78,12 @@ static int loop_ready(const Py_buffer b[5]) {
             return 0;
     }
     for (int w = 1; w <= 3; w++)
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < 5; i++) {
+            /* out may be var itself, exactly (the update in place, as TF's ApplyAdam): each element of var
+               is read before the same element of out is written */
+            if (w == 1 && i == 0 && b[1].buf == b[0].buf) continue;
             if (i != w && overlap(&b[w], &b[i])) return 0;
+        }
     return 1;
 }
 
@@ -88,8 +92,8 @@ PyDoc_STRVAR(apply_adam_doc,
 "TensorFlow's Adam step in one pass: m and v are updated in place, the new variable value is written to\n"
 "``out`` (``var`` is only read); ``alpha`` is lr * sqrt(1 - beta2_power) / (1 - beta1_power). Returns\n"
 "False, having touched nothing, unless all five are aligned C-contiguous buffers of one type (float32 or\n"
-"float64) and length, out, m and v writable and sharing memory with nothing else: the caller then does the\n"
-"step another way.");
+"float64) and length, out, m and v writable and sharing memory with nothing else (out may be var itself:\n"
+"the step in place): the caller then does the step another way.");
 
 static PyObject *apply_adam(PyObject *module, PyObject *args) {
     (void)module;
