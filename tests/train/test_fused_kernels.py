@@ -120,9 +120,15 @@ def test_the_c_loop_declines_arrays_it_cannot_take_and_touches_nothing(c_kernels
         a.setflags(write=False)
         return a
 
+    def shifted_by_one(var):
+        """var and an out of the same length that overlap it one element along."""
+        base = np.empty(var.size + 1, var.dtype)
+        base[:-1] = var
+        return [base[:-1], base[1:]]
+
     cases = {"misaligned grad": lambda a: a[:4] + [misaligned(a[4])],
              "m is v": lambda a: a[:3] + [a[2], a[4]],
-             "out overlaps var": lambda a: [a[0], a[0]] + a[2:],
+             "out overlaps var": lambda a: shifted_by_one(a[0]) + a[2:],
              "read-only m": lambda a: a[:2] + [read_only(a[2])] + a[3:],
              "strided grad": lambda a: a[:4] + [np.repeat(a[4], 2)[::2]],
              "float64 grad": lambda a: a[:4] + [a[4].astype(np.float64)],
@@ -135,6 +141,22 @@ def test_the_c_loop_declines_arrays_it_cannot_take_and_touches_nothing(c_kernels
             np.testing.assert_array_equal(a, b, err_msg=what)
     assert c_kernels.apply_adam(*arrays(), 0.1, 0.9, 0.999, 1e-8, False) is True
     assert c_kernels.calls == 1
+
+
+def test_the_c_loop_updates_the_variable_in_place_when_out_is_var(c_kernels):
+    """out may be var itself (ApplyAdam updates the variable's buffer in place, as TF): the same numbers as
+    with a separate out, written into var."""
+    def arrays():
+        return [np.linspace(-1, 1, 16).astype(np.float32), np.zeros(16, np.float32),
+                np.full(16, 0.5, np.float32), np.full(16, 0.25, np.float32), np.linspace(2, 3, 16).astype(np.float32)]
+    separate = arrays()
+    assert c_kernels.apply_adam(*separate, 0.1, 0.9, 0.999, 1e-8, False) is True
+    in_place = arrays()
+    args = [in_place[0], in_place[0]] + in_place[2:]
+    assert c_kernels.apply_adam(*args, 0.1, 0.9, 0.999, 1e-8, False) is True
+    np.testing.assert_array_equal(in_place[0], separate[1])
+    np.testing.assert_array_equal(in_place[2], separate[2])
+    np.testing.assert_array_equal(in_place[3], separate[3])
 
 
 TF_SCRIPT = """
