@@ -312,6 +312,9 @@ class GraphWatcher:
             sections.extend(self._duplicates_section(record, new_ops))
         if rules["op_growth"]:
             growth = checks.op_growth(new_ops, self.config.op_growth)
+            if rules["run_builds"]:       # a line building inside sess.run(...) has its own, sharper report
+                inside_run = {(hit.filename, hit.lineno) for hit in self._run_built}
+                growth = [g for g in growth if checks.line_key(g.source_line) not in inside_run]
             if growth:
                 sections.append(report.op_growth_section(growth, self.shell))
         if rules["large_constants"]:
