@@ -116,15 +116,23 @@ def restore_init_section(events, count):
 
 
 def run_builds_section(built, shell=None):
-    """``built``: [(SourceLine, [ops])], one entry per line whose sess.run(...) built ops in several runs."""
-    lines = []
-    for source_line, ops in built:
+    """``built``: [(SourceLine, [[ops] per run call])], one entry per line whose sess.run(...) built ops in
+    several run calls."""
+    lines, types = [], set()
+    for source_line, runs in built:
+        ops = [op for run in runs for op in run]
+        types.update(op.type for op in ops)
         lines.append("%s built a new %s op inside sess.run(...) in each of its %d runs (%s): an op created in "
                      "the argument of sess.run is added to the graph every time the line runs." % (
-                         _statement(source_line, shell), ops[0].type, len(ops),
+                         _statement(source_line, shell), ops[0].type, len(runs),
                          ", ".join(op.name for op in ops[:4]) + (", ..." if len(ops) > 4 else "")))
-    fixes = ["build the op once, before the loop (e.g. init = tf.global_variables_initializer()), and run "
-             "that in the loop: sess.run(init)"]
+    if "IteratorGetNext" in types:
+        example = "next_batch = iterator.get_next()), and run that in the loop: sess.run(next_batch)"
+    elif types <= {"NoOp"}:
+        example = "init = tf.global_variables_initializer()), and run that in the loop: sess.run(init)"
+    else:
+        example = "step = tf.assign_add(v, 1)), and run that in the loop: sess.run(step)"
+    fixes = ["build the op once, before the loop (e.g. " + example]
     return Section("op built inside sess.run(...)", lines, fixes)
 
 
