@@ -1,4 +1,4 @@
-"""Whole notebooks in the style of the classic TF1 courses (Géron's chapters 9 and 11, Stanford's cs20si),
+"""Whole notebooks in the style of the classic TF1 courses (Géron's chapters 9, 11 and 14, Stanford's cs20si),
 written for this test in Jupytext's percent format (tests/extension/corpus/*.py, one ``# %% name`` per cell),
 run cell by cell in a real InteractiveShell with the extension loaded, as JupyterLab runs them (each cell
 with its own cell id; ``# %% rerun: NAME`` runs cell NAME again, ``# %% copy: NAME`` is a pasted copy of it).
@@ -36,6 +36,7 @@ EXPECTED = {
             ("one line keeps adding ops", "tf.while_loop(cond, body, [start])"),
         ],
     },
+    "geron_ch14_style.py": {},        # static_rnn over 28 steps, dynamic_rnn, 12 stacked cells: no finding
     "cs20si_style.py": {
         "assign_add in a loop (the cs20si lecture's trap)": [
             ("op built inside sess.run(...)", "sess.run(my_var.assign_add(2)) built a new AssignAdd op inside "
