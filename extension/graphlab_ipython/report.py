@@ -39,10 +39,17 @@ def _count_types(ops):
 def duplicates_section(dups, new_ops, earlier, record, graph):
     first = earlier[0].label
     runs = ", ".join(r.label for r in earlier)
-    if any(r.cell_id == record.cell_id for r in earlier):
-        when = "This cell ran before (%s); this run (%s)" % (runs, record.label)
-    else:                                           # another cell with the same source: a copy
+    title = "re-run duplicated ops"
+    if not any(r.cell_id == record.cell_id for r in earlier):     # another cell with the same source: a copy
         when = "This cell is a copy of one that ran before (same code as %s); this run (%s)" % (runs, record.label)
+        title = "copied cell duplicated ops"
+    elif record.cell_id.startswith("src:") and record.inside is None:
+        # the front end sent no cell id (nbclient, nbval, a terminal): a re-run and a pasted copy look alike
+        when = "The same code ran before (%s), in this cell or in a copy of it; this run (%s)" % (
+            runs, record.label)
+        title = "re-run or copied cell duplicated ops"
+    else:
+        when = "This cell ran before (%s); this run (%s)" % (runs, record.label)
     lines = ["%s created %d op%s, %d of them structurally identical to ops from the earlier run: %s." % (
         when, len(new_ops), "s" if len(new_ops) != 1 else "", len(dups), _count_types([d.op for d in dups]))]
     examples = ["%s duplicates %s" % (d.op.name, d.original.name) for d in dups[:3]]
@@ -55,18 +62,33 @@ def duplicates_section(dups, new_ops, earlier, record, graph):
              "put tf.reset_default_graph() at the top of the cell, or use %%graph_cell NAME to build it in a "
              "fresh graph",
              "use `with tf.Graph().as_default():` for a graph of its own"]
-    return Section("re-run duplicated ops (first run %s)" % first, lines, fixes)
+    return Section("%s (first run %s)" % (title, first), lines, fixes)
 
 
 def op_growth_section(growth, shell=None):
-    lines = []
+    """A line that ran again and again in one cell run (a Python loop calling it), each run adding ops. The
+    advice depends on what the loop does: runs that feed each other compute something the graph now holds
+    unrolled (``tf.while_loop`` keeps one copy of the body); independent copies are an op to build once."""
+    lines, computes = [], False
     for g in growth:
-        lines.append("%s created %d ops in this run (%s; e.g. %s)." % (
-            location(g.source_line, shell), g.count,
-            ", ".join("%d %s" % (n, t) for t, n in g.types.items()), ", ".join(g.example_names)))
-    fixes = ["build the op once, outside the loop, and only sess.run it inside the loop",
-             "feed changing values through a tf.placeholder instead of creating new constants",
-             "create the initializer (and any tf.assign) once, before the loop"]
+        lines.append("%s ran about %d times and created %d ops in this run (%s; e.g. %s)%s." % (
+            location(g.source_line, shell), g.runs, g.count,
+            ", ".join("%d %s" % (n, t) for t, n in g.types.items()), ", ".join(g.example_names),
+            ": each run used the previous run's result, so the graph holds the loop unrolled"
+            if g.kind == "unrolled" else ": each run built another copy of the same ops"))
+        computes = computes or g.kind == "unrolled"
+    fixes = []
+    if computes:
+        fixes.append("to compute in a loop, put the loop in the graph: tf.while_loop(cond, body, [start]) builds "
+                     "the body once, and the session runs it as often as cond says")
+    copied = [g for g in growth if g.kind != "unrolled"]
+    if any("IteratorGetNext" in g.types for g in copied):
+        fixes.append("call iterator.get_next() once, before the loop, and sess.run its result inside: every "
+                     "call adds another IteratorGetNext op (all reading the same iterator)")
+    if copied:
+        fixes.append("build the op once, outside the loop, and only sess.run it inside the loop")
+    if any("Const" in g.types for g in copied):
+        fixes.append("feed changing values through a tf.placeholder instead of creating new constants")
     return Section("one line keeps adding ops", lines, fixes)
 
 
@@ -94,15 +116,23 @@ def restore_init_section(events, count):
 
 
 def run_builds_section(built, shell=None):
-    """``built``: [(SourceLine, [ops])], one entry per line whose sess.run(...) built ops in several runs."""
-    lines = []
-    for source_line, ops in built:
+    """``built``: [(SourceLine, [[ops] per run call])], one entry per line whose sess.run(...) built ops in
+    several run calls."""
+    lines, types = [], set()
+    for source_line, runs in built:
+        ops = [op for run in runs for op in run]
+        types.update(op.type for op in ops)
         lines.append("%s built a new %s op inside sess.run(...) in each of its %d runs (%s): an op created in "
                      "the argument of sess.run is added to the graph every time the line runs." % (
-                         _statement(source_line, shell), ops[0].type, len(ops),
+                         _statement(source_line, shell), ops[0].type, len(runs),
                          ", ".join(op.name for op in ops[:4]) + (", ..." if len(ops) > 4 else "")))
-    fixes = ["build the op once, before the loop (e.g. init = tf.global_variables_initializer()), and run "
-             "that in the loop: sess.run(init)"]
+    if "IteratorGetNext" in types:
+        example = "next_batch = iterator.get_next()), and run that in the loop: sess.run(next_batch)"
+    elif types <= {"NoOp"}:
+        example = "init = tf.global_variables_initializer()), and run that in the loop: sess.run(init)"
+    else:
+        example = "step = tf.assign_add(v, 1)), and run that in the loop: sess.run(step)"
+    fixes = ["build the op once, before the loop (e.g. " + example]
     return Section("op built inside sess.run(...)", lines, fixes)
 
 

@@ -161,7 +161,7 @@ class GraphWatcher:
         self._pending = None
         self._previous_tag = None
         self._session_events = []
-        self._run_built = []                     # hazards.RunBuilt of this execution
+        self._run_built = []                     # [hazards.RunBuilt] per run call of this execution
         self._outer = []                         # pending state of the cells whose code started a run
         self._exports = []                       # (kind, path, [PyFunc nodes]) since the last report
         self._restored = weakref.WeakKeyDictionary()   # session -> (execution count, {variable names})
@@ -225,7 +225,9 @@ class GraphWatcher:
         if not self.config.enabled:
             return
         if self.config.rules["run_builds"]:
-            self._run_built.extend(hazards.built_by_run_call(session, self.current_tag))
+            hits = hazards.built_by_run_call(session, self.current_tag)
+            if hits:
+                self._run_built.append(hits)        # one list per run call
         if not self.config.rules["restore_init"]:
             return
         restoring = any(op._type in _RESTORE_TYPES for op in executed_ops)
@@ -289,10 +291,15 @@ class GraphWatcher:
             sections.append(report.restore_init_section(self._session_events, count))
         self._session_events = []
         if self.config.enabled and self._run_built and rules["run_builds"]:
-            by_line = collections.OrderedDict()
-            for hit in self._run_built:
-                by_line.setdefault((hit.filename, hit.lineno), []).append(hit.op)
-            repeated = [(ops[0].source_line, ops) for ops in by_line.values() if len(ops) > 1]
+            by_line = collections.OrderedDict()     # line -> [ops built inside each run call it made]
+            for hits in self._run_built:
+                per_run = collections.OrderedDict()
+                for hit in hits:     # per graph too: a new graph per call (a helper that builds and runs) grows none
+                    per_run.setdefault((hit.filename, hit.lineno, id(hit.op.graph)), []).append(hit.op)
+                for key, ops in per_run.items():
+                    by_line.setdefault(key, []).append(ops)
+            # a line that built ops inside sess.run(...) in several run calls on one graph: one call is no loop
+            repeated = [(runs[0][0].source_line, runs) for runs in by_line.values() if len(runs) > 1]
             if repeated:
                 sections.append(report.run_builds_section(repeated, self.shell))
         self._run_built = []
@@ -312,6 +319,9 @@ class GraphWatcher:
             sections.extend(self._duplicates_section(record, new_ops))
         if rules["op_growth"]:
             growth = checks.op_growth(new_ops, self.config.op_growth)
+            if rules["run_builds"]:       # a line building inside sess.run(...) has its own, sharper report
+                inside_run = {(hit.filename, hit.lineno) for hits in self._run_built for hit in hits}
+                growth = [g for g in growth if checks.line_key(g.source_line) not in inside_run]
             if growth:
                 sections.append(report.op_growth_section(growth, self.shell))
         if rules["large_constants"]:

@@ -17,15 +17,20 @@ from graphlab.lint.structural import StructuralHasher
 
 MiB = 1 << 20
 DEFAULT_OP_GROWTH = 100
-# A line "keeps adding ops" when it makes its ops again and again: the typical (median) op of the line shares
-# its name, up to TF's _N suffixes, with this many others of the line (add, add_1, add_2...). One call of
-# minimize() on a big model also makes hundreds of ops, but most of them once.
+# A line "keeps adding ops" when it ran again and again: a Python loop calling it makes a fresh name for each
+# run of the line at the level of the name scope the line runs in (add, add_1, add_2..., or dense, dense_1...),
+# while one call that builds many ops (minimize(), tf.gradients, dynamic_rnn) puts them under names it opens
+# once (gradients/..., Adam/...). The line ran about as many times as a typical first name part of its ops has
+# siblings equal up to a final _N; this many runs make a loop.
 DEFAULT_GROWTH_REPEATS = 5
-_UNIQUE_SUFFIX = re.compile(r"_\d+(?=$|/|_grad)")
+_FINAL_SUFFIX = re.compile(r"_\d+$")
 DEFAULT_LARGE_CONST = MiB
 
 Duplicate = collections.namedtuple("Duplicate", "op original")
-Growth = collections.namedtuple("Growth", "source_line count types example_names")
+# runs: about how many times the line ran; kind: "copies" when the runs built the same ops on the same inputs
+# again (constants aside), "unrolled" when each run computed on the previous run's result (``z = f(z)``).
+Growth = collections.namedtuple("Growth", "source_line count types example_names runs kind")
+_VARIABLE_TYPES = frozenset(("VariableV2", "Variable", "VarHandleOp"))
 LargeConstant = collections.namedtuple("LargeConstant", "op shape dtype nbytes source_line")
 
 
@@ -100,32 +105,86 @@ def line_key(source_line):
 
 
 def op_growth(ops, threshold=DEFAULT_OP_GROWTH, min_repeats=DEFAULT_GROWTH_REPEATS):
-    """Source lines that created at least ``threshold`` of ``ops`` and made most of them at least
-    ``min_repeats`` times over (``add``, ``add_1``, ``add_2``...: the line ran in a loop), most ops first."""
-    counts = collections.Counter()
-    first = {}
-    types = collections.defaultdict(collections.Counter)
-    names = collections.defaultdict(list)
-    repeats = collections.defaultdict(collections.Counter)
+    """Source lines that created at least ``threshold`` of ``ops`` by running ``min_repeats`` times or more
+    (a Python loop calling them) to no purpose, most ops first: runs that rebuilt the same ops on the same
+    inputs ("copies": build it once), or runs that each computed on the previous run's result without making
+    new variables ("unrolled": a loop the graph could hold once, tf.while_loop). Not findings: one call that
+    builds many ops (minimize(), tf.gradients), a layer per run (new variables each time), one op per item
+    of a list (tf.assign for each of several weights)."""
+    by_line = collections.OrderedDict()
     for op in ops:
         key = line_key(op.source_line)
-        if key is None:
+        if key is not None:
+            by_line.setdefault(key, []).append(op)
+    found = []
+    for made in by_line.values():
+        if len(made) < threshold:
             continue
-        counts[key] += 1
-        first.setdefault(key, op.source_line)
-        types[key][op.type] += 1
-        repeats[key][_UNIQUE_SUFFIX.sub("", op.name)] += 1
-        if len(names[key]) < 3:
-            names[key].append(op.name)
-    return [Growth(first[key], n, dict(types[key].most_common()), names[key])
-            for key, n in counts.most_common()
-            if n >= threshold and _typical_repeats(repeats[key]) >= min_repeats]
+        runs = line_runs([op.name for op in made])
+        if runs < min_repeats:
+            continue
+        kind = _growth_kind(made, runs)
+        if kind is None:
+            continue
+        types = collections.Counter(op.type for op in made)
+        found.append(Growth(made[0].source_line, len(made), dict(types.most_common()),
+                            [op.name for op in made[:3]], runs, kind))
+    found.sort(key=lambda g: -g.count)
+    return found
 
 
-def _typical_repeats(name_counts):
-    """The median, over a line's ops, of how many of the line's ops share the op's name up to _N suffixes."""
-    per_op = sorted(count for count in name_counts.values() for _ in range(count))
-    return per_op[len(per_op) // 2]
+def line_runs(names):
+    """About how many times one line ran, from the names of the ops it made: below the name scope common to
+    all of them (the scope the line ran in), each run of the line takes a new name (``add``, ``add_1``...;
+    ``dense_2/...``), so a first name part has, up to a final ``_N``, as many siblings as the line had
+    runs (the median over the distinct first parts: a run may make two ``add``s).
+    One call opens its scope once (``gradients/...``): one run."""
+    scopes = [name.split("/")[:-1] for name in names]
+    common = scopes[0]
+    for parts in scopes[1:]:
+        n = 0
+        while n < len(common) and n < len(parts) and common[n] == parts[n]:
+            n += 1
+        common = common[:n]
+        if not common:
+            break
+    depth = len(common)
+    roots = [name.split("/")[depth] for name in names]
+    siblings = collections.defaultdict(set)
+    for root in roots:
+        siblings[_FINAL_SUFFIX.sub("", root)].add(root)
+    per_base = sorted(len(found) for found in siblings.values())
+    return per_base[len(per_base) // 2]
+
+
+def _growth_kind(made, runs):
+    """"copies", "unrolled" or None (the runs made different things on purpose) for the ops one line made.
+
+    Each op gets a signature: its type and its inputs' signatures, where an input from outside the line is
+    that op's name and a constant's value does not count (sess.run(tf.assign(v, i)) rebuilds the same op with
+    a new number). A path through the line's ops longer than one run's share of them crosses from run to run:
+    the loop computes (unless each run made variables: a layer per run). Else, most ops sharing a signature
+    with another one are copies."""
+    mine = set(made)
+    signature, depth = {}, {}
+    for op in made:                    # creation order: an op's inputs come before it
+        parts, deepest = [op._type], 0
+        for t in op._inputs:
+            source = t._op
+            if source in mine:
+                parts.append((signature[source], t._value_index))
+                deepest = max(deepest, depth[source])
+            else:
+                parts.append((source._name, t._value_index))
+        signature[op] = hash(tuple(parts))
+        depth[op] = deepest + 1
+    layers = any(op._type in _VARIABLE_TYPES for op in made)
+    if max(depth.values()) > len(made) / float(runs):
+        return None if layers else "unrolled"      # new variables each run: a model built by a loop
+    shared = collections.Counter(signature.values())
+    if sum(1 for op in made if shared[signature[op]] > 1) * 2 >= len(made):
+        return "copies"
+    return None
 
 
 def large_constants(ops, threshold=DEFAULT_LARGE_CONST):

@@ -27,8 +27,11 @@ def lint_graph(graph, op_growth=checks.DEFAULT_OP_GROWTH, large_const=checks.DEF
             len(dups), ", ".join("%d %s" % (n, t) for t, n in types.most_common()),
             dups[0].op.name, dups[0].original.name))
     for g in checks.op_growth(ops, op_growth):
-        lines.append("%s created %d ops (%s)" % (checks.where(g.source_line), g.count,
-                                                 ", ".join("%d %s" % (n, t) for t, n in g.types.items())))
+        lines.append("%s created %d ops (%s); the line ran about %d times, %s" % (
+            checks.where(g.source_line), g.count, ", ".join("%d %s" % (n, t) for t, n in g.types.items()),
+            g.runs, "each run on the previous run's result: a loop unrolled into the graph (tf.while_loop "
+            "builds its body once)" if g.kind == "unrolled" else "building the same ops each time (build them "
+            "once, before the loop)"))
     for c in checks.large_constants(ops, large_const):
         lines.append("%s embeds constant %s: shape %s, %s, %s" % (
             checks.where(c.source_line), c.op.name, list(c.shape), getattr(c.dtype, "name", c.dtype),

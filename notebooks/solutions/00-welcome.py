@@ -23,3 +23,15 @@ predicted_new_ops = 6
 
 # %% ex-predict-rerun wrong: counts the lines, not the ops
 predicted_new_ops = 2
+
+# %% ex-both-in-one-run
+def both(sess, y, z):
+    return sess.run([y, z])
+
+# %% ex-both-in-one-run wrong: two runs, as eval() does
+def both(sess, y, z):
+    return sess.run(y), sess.run(z)
+
+# %% ex-both-in-one-run wrong: fetches a list but returns only y
+def both(sess, y, z):
+    return sess.run([y, z])[0]

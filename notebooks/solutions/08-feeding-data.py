@@ -61,3 +61,39 @@ def read_epoch(sess, batch):
     coord.request_stop()
     coord.join(threads)
     return labels
+
+# %% ex-one-get-next
+def dataset_total(dataset):
+    next_batch = tf.data.make_one_shot_iterator(dataset).get_next()
+    sess = tf.get_default_session()
+    total = 0
+    try:
+        while True:
+            total += sess.run(next_batch).sum()
+    except tf.errors.OutOfRangeError:
+        pass
+    return total
+
+# %% ex-one-get-next wrong: one get_next, but a new reduce_sum op on every step
+def dataset_total(dataset):
+    next_batch = tf.data.make_one_shot_iterator(dataset).get_next()
+    sess = tf.get_default_session()
+    total = 0
+    try:
+        while True:
+            total += sess.run(tf.reduce_sum(next_batch))
+    except tf.errors.OutOfRangeError:
+        pass
+    return total
+
+# %% ex-one-get-next wrong: counts the batches instead of adding the elements
+def dataset_total(dataset):
+    next_batch = tf.data.make_one_shot_iterator(dataset).get_next()
+    sess = tf.get_default_session()
+    total = 0
+    try:
+        while True:
+            total += len(sess.run(next_batch))
+    except tf.errors.OutOfRangeError:
+        pass
+    return total

@@ -1,24 +1,39 @@
 # Solutions to lesson 10's exercises, one section per exercise cell (see notebooks/README.md).
 
 # %% c08
-def train(sess, counter, steps):
-    step = tf.assign_add(counter, 1.0)        # one op, built once per call
-    for _ in range(steps):
-        sess.run(step)
-    return sess.run(counter)
+def make_train(counter):
+    step = tf.assign_add(counter, 1.0)        # built once, when make_train is called
+    def train(sess, steps):
+        for _ in range(steps):
+            sess.run(step)
+        return sess.run(counter)
+    return train
+
+# %% c08 wrong: builds the op once per call, outside the loop but inside train
+def make_train(counter):
+    def train(sess, steps):
+        step = tf.assign_add(counter, 1.0)
+        for _ in range(steps):
+            sess.run(step)
+        return sess.run(counter)
+    return train
 
 # %% c08 wrong: still builds an op on every step, only another one
-def train(sess, counter, steps):
-    for _ in range(steps):
-        sess.run(counter + 1.0)
-    return sess.run(counter)
+def make_train(counter):
+    def train(sess, steps):
+        for _ in range(steps):
+            sess.run(counter + 1.0)
+        return sess.run(counter)
+    return train
 
 # %% c08 wrong: builds the op once but runs it one time too few
-def train(sess, counter, steps):
+def make_train(counter):
     step = tf.assign_add(counter, 1.0)
-    for _ in range(steps - 1):
-        sess.run(step)
-    return sess.run(counter)
+    def train(sess, steps):
+        for _ in range(steps - 1):
+            sess.run(step)
+        return sess.run(counter)
+    return train
 
 # %% c11
 def run_in_graphlab(path, inputs):

@@ -35,6 +35,29 @@ def test_op_built_once_per_cell_or_before_the_loop_is_not_reported(loaded):
                           "for step in range(3):\n    sess.run(init)") == []
     [text] = loaded.reports("for step in range(3):\n    sess.run(v + 1)")     # any op, not only initializers
     assert "line 2: sess.run(v + 1) built a new AddV2 op inside sess.run(...) in each of its 3 runs" in text
+    assert "Fix: build the op once, before the loop (e.g. step = tf.assign_add(v, 1)), and run that" in text
+
+
+def test_two_ops_built_by_one_run_call_are_not_a_loop(loaded):
+    """Two initializers built inside one sess.run(...) (both named init): one call of the line, no report."""
+    assert loaded.reports("v = tf.Variable(1.0, name='v')\nsess = tf.Session()\n"
+                          "sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])") == []
+
+
+def test_a_fresh_graph_per_call_is_not_a_loop(loaded):
+    """fit() builds its model in a new graph each time and runs the initializer it builds there: no graph grows."""
+    assert loaded.reports("def fit():\n    with tf.Graph().as_default():\n        v = tf.Variable(1.0)\n"
+                          "        with tf.Session() as sess:\n"
+                          "            sess.run(tf.global_variables_initializer())\n"
+                          "for attempt in range(3):\n    fit()") == []
+
+
+def test_get_next_inside_sess_run_gets_its_own_advice(loaded):
+    [text] = loaded.reports("it = tf.data.make_one_shot_iterator(tf.data.Dataset.range(5))\n"
+                            "with tf.Session() as sess:\n    for i in range(3):\n"
+                            "        sess.run(it.get_next())")
+    assert "built a new IteratorGetNext op inside sess.run(...) in each of its 3 runs" in text
+    assert "(e.g. next_batch = iterator.get_next()), and run that in the loop: sess.run(next_batch)" in text
 
 
 COND_LEAK = """counter = tf.Variable(0, name='counter')

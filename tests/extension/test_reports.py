@@ -20,7 +20,7 @@ def test_rerun_reports_structural_duplicates(loaded):
     graph = tf.get_default_graph()
     n = len(graph.get_operations())
     first_ops = n // 2
-    assert text.startswith("graphlab: re-run duplicated ops (first run In [3])")
+    assert text.startswith("graphlab: re-run or copied cell duplicated ops (first run In [3])")
     assert "this run (In [4]) created %d ops, %d of them structurally identical" % (first_ops, first_ops) in text
     assert "x_1 duplicates x" in text
     assert "The default graph now has %d ops." % n in text
@@ -54,7 +54,7 @@ def test_a_copied_cell_duplicates_the_original_and_is_reported_as_a_copy(loaded)
     """JupyterLab gives a copied cell an id of its own; its ops duplicate the original's all the same."""
     assert loaded.reports(CELL, cell_id="original") == []
     [text] = loaded.reports(CELL, cell_id="copy")
-    assert text.startswith("graphlab: re-run duplicated ops (first run In [3])")
+    assert text.startswith("graphlab: copied cell duplicated ops (first run In [3])")
     assert "This cell is a copy of one that ran before (same code as In [3]); this run (In [4]) created 7 ops, " \
            "7 of them structurally identical" in text
     assert "x_1 duplicates x" in text
@@ -69,8 +69,8 @@ def test_runs_without_history_are_told_apart(loaded):
     first = loaded.run_without_history(CELL)
     assert first.reports == []
     [text] = loaded.run_without_history(CELL).reports
-    assert text.startswith("graphlab: re-run duplicated ops (first run unnumbered run 3)")
-    assert "This cell ran before (unnumbered run 3); this run (unnumbered run 4) created 7 ops" in text
+    assert text.startswith("graphlab: re-run or copied cell duplicated ops (first run unnumbered run 3)")
+    assert "The same code ran before (unnumbered run 3), in this cell or in a copy of it; this run (unnumbered run 4) created 7 ops" in text
     assert "same execution" not in text
     [text] = loaded.run_without_history(CELL, cell_id="copied").reports
     assert "This cell is a copy of one that ran before (same code as unnumbered run 3, unnumbered run 4); " \
@@ -91,7 +91,11 @@ def test_ops_carry_provenance(loaded):
 def test_op_growth(loaded):
     [text] = loaded.reports("z = tf.constant(0.0)\nfor i in range(60):\n    z = z + 1")
     assert text.startswith("graphlab: one line keeps adding ops")
-    assert "In [3], line 3: z = z + 1 created 120 ops in this run (60 Const, 60 AddV2" in text
+    assert "In [3], line 3: z = z + 1 ran about 60 times and created 120 ops in this run (60 Const, 60 AddV2" \
+        in text
+    assert "each run used the previous run's result, so the graph holds the loop unrolled" in text
+    assert "Fix: to compute in a loop, put the loop in the graph: tf.while_loop(cond, body, [start])" in text
+    assert "outside the loop" not in text
     assert loaded.reports("w = tf.constant(0.0)\nfor i in range(40):\n    w = w + 1") == []
 
 
@@ -105,7 +109,20 @@ def test_op_growth_threshold_is_configurable(loaded):
 def test_initializer_created_in_a_loop(loaded):
     loaded.run("v = tf.Variable(1.0)\nsess = tf.Session()")
     [text] = loaded.reports("for i in range(100):\n    sess.run(tf.global_variables_initializer())")
-    assert "sess.run(tf.global_variables_initializer()) created 100 ops" in text
+    # one report, the sharper one: the op is built inside sess.run(...), not merely in a loop
+    assert text.startswith("graphlab: op built inside sess.run(...)\n") and "keeps adding ops" not in text
+    assert "sess.run(tf.global_variables_initializer()) built a new NoOp op inside sess.run(...) in each of " \
+           "its 100 runs" in text
+
+
+def test_op_growth_copies_outside_sess_run(loaded):
+    loaded.run("v = tf.Variable(1.0)\nsess = tf.Session()\nsess.run(v.initializer)")
+    [text] = loaded.reports("for i in range(100):\n    step = tf.assign_add(v, 1.0)\n    sess.run(step)")
+    assert "line 2: step = tf.assign_add(v, 1.0) ran about 100 times and created 200 ops in this run (100 " \
+           "Const, 100 AssignAdd" in text
+    assert "each run built another copy of the same ops" in text and "tf.while_loop" not in text
+    assert "Fix: build the op once, outside the loop, and only sess.run it inside the loop; or feed changing " \
+           "values through a tf.placeholder instead of creating new constants." in text
 
 
 def test_large_constant_and_rerun_bytes(loaded):

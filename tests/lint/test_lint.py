@@ -107,7 +107,8 @@ def test_cli_lints_a_script(tmp_path):
     """))
     out = subprocess.run([sys.executable, "-m", "graphlab.lint", str(script)], capture_output=True, text=True)
     assert out.returncode == 1
-    assert "model.py:5 created 200 ops (100 Const, 100 AddV2)" in out.stdout
+    assert "model.py:5 created 200 ops (100 Const, 100 AddV2); the line ran about 100 times, each run on the " \
+           "previous run's result: a loop unrolled into the graph (tf.while_loop builds its body once)" in out.stdout
     clean = tmp_path / "clean.py"
     clean.write_text("import graphlab as tf\nx = tf.constant(1.0) + 2.0\n")
     out = subprocess.run([sys.executable, "-m", "graphlab.lint", str(clean)], capture_output=True, text=True)
@@ -128,3 +129,38 @@ def test_op_growth_ignores_one_call_that_builds_many_ops():
     growth = lint.op_growth(tf.get_default_graph().get_operations(), threshold=20)
     assert [g.source_line.text for g in growth] == ["tf.layers.dense(seq, 4)                       # five "
                                                     "layers from one line: the same ops five times"]
+
+
+def test_op_growth_tells_an_unrolled_loop_from_copies_and_from_loops_that_build_a_model():
+    graph = tf.get_default_graph()
+    mark = len(graph.get_operations())
+
+    def made_since():
+        nonlocal mark
+        ops, mark = graph.get_operations()[mark:], len(graph.get_operations())
+        return ops
+
+    z = tf.constant(0.0)
+    for i in range(60):
+        z = z * 0.5 + 1.0                      # each run computes on the last: the graph holds the loop unrolled
+    [unrolled] = lint.op_growth(made_since(), threshold=100)
+    assert (unrolled.runs, unrolled.kind, unrolled.count) == (60, "unrolled", 240)
+
+    v = tf.Variable(0.0, name="v")
+    made_since()
+    for i in range(60):
+        tf.assign(v, float(i))                 # the same op on the same variable, a new constant each time
+    [copies] = lint.op_growth(made_since(), threshold=100)
+    assert (copies.runs, copies.kind) == (60, "copies")
+
+    h = tf.placeholder(tf.float32, [None, 4])
+    made_since()
+    for i in range(20):
+        h = tf.layers.dense(h, 4)              # a layer per run: new variables, a model built by a loop
+    weights = [tf.Variable(tf.ones([3, 3])) for _ in range(20)]
+    made_since()
+    clipped = [tf.assign(w, tf.clip_by_norm(w, 1.0)) for w in weights]   # one op per weight
+    assert len(clipped) == 20 and len(made_since()) > 100
+    found = lint.op_growth(graph.get_operations(), threshold=100)
+    assert sorted((g.source_line.lineno, g.kind) for g in found) == sorted(
+        [(unrolled.source_line.lineno, "unrolled"), (copies.source_line.lineno, "copies")])

@@ -76,13 +76,14 @@ def test_loading_does_not_import_tensorflow(seen):
 def test_clean_cell_says_nothing_and_rerun_reports_duplicates(seen):
     assert seen["first"]["reports"] == []
     [text] = seen["rerun"]["reports"]
-    assert text.startswith("graphlab: re-run duplicated ops (first run In [3])")
+    assert text.startswith("graphlab: re-run or copied cell duplicated ops (first run In [3])")
     assert "x_1 duplicates x" in text and "tf.reset_default_graph()" in text
 
 
 def test_op_growth_names_the_creating_line_from_tfs_traceback(seen):
     [text] = seen["growth"]["reports"]
-    assert "In [5], line 3: z = z + 1.0 created 300 ops in this run (150 Const, 150 AddV2" in text, text
+    assert "In [5], line 3: z = z + 1.0 ran about 150 times and created 300 ops in this run (150 Const, " \
+           "150 AddV2" in text, text
 
 
 def test_large_constant(seen):
