@@ -85,6 +85,21 @@ def identity(input, name=None):  # noqa: A002
     return build_op("Identity", [input], name=name)._outputs[0]
 
 
+# ----------------------------------------------------------------------------------------- RefIdentity
+register_op(
+    "RefIdentity",
+    inputs=["input: Ref(T)"],
+    outputs=lambda op: [(op._inputs[0]._dtype, op._inputs[0]._shape)],
+    kernel=lambda ctx, ref: ref,
+    grad=lambda op, grad: [grad],
+    doc="Passes a variable's handle through (what tf.tuple and control dependencies wrap a *_ref tensor in).")
+
+
+def ref_identity(input, name=None):  # noqa: A002
+    """TF's ``gen_array_ops.ref_identity``: a ``*_ref`` tensor passed on as a ``*_ref`` tensor."""
+    return build_op("RefIdentity", [input], name=name)._outputs[0]
+
+
 # ------------------------------------------------------------------------------------------------ Pack
 def _pack_outputs(op):
     values = op._inputs

@@ -86,6 +86,8 @@ def with_dependencies(dependencies, output_tensor, name=None):
             if isinstance(output_tensor, IndexedSlices):    # as TF: only the values wait
                 return IndexedSlices(array_ops.identity(output_tensor.values, name=scope), output_tensor.indices,
                                      output_tensor.dense_shape)
+            if output_tensor.dtype.is_ref_dtype:     # as TF's _Identity: a variable's handle stays a handle
+                return array_ops.ref_identity(output_tensor, name=scope)
             return array_ops.identity(output_tensor, name=scope)
 
 

@@ -187,3 +187,22 @@ def _same(ours, theirs, where):
         assert ours == pytest.approx(theirs, rel=1e-6, abs=1e-7), (where, ours, theirs)
     else:
         assert ours == theirs, (where, ours, theirs)
+
+
+GRAPHS = {
+    # tf.tuple / with_dependencies keep a variable's handle a handle (RefIdentity), as TF's _Identity
+    "tuple_of_an_update_and_a_value": """
+v = tf.Variable(1.0)
+t = tf.tuple([tf.assign_add(v, 1.0), tf.constant(2.0)])
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def their_graphs():
+    return tfsnippets.reference(graphs=GRAPHS)
+
+
+@pytest.mark.parametrize("key", sorted(GRAPHS))
+def test_same_graph_as_tf(their_graphs, key):
+    tfsnippets.check_graph(GRAPHS[key], their_graphs["graphs"][key])
