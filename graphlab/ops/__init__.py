@@ -1,4 +1,6 @@
-"""Op families. Importing this package registers every op type (graphlab/framework/registry.py holds the op table they register in)."""
+"""Op families, one block per op (kernel, shape rule, gradient rule, public function), with variables and
+variable scopes. Importing this package registers every op type in the op table (graphlab/framework/registry.py)
+and fills the hooks the framework offers (IndexedSlices' ops, meta graph proto functions)."""
 from graphlab.ops import array_ops, control_flow_ops, math_ops, state_ops  # noqa: F401  (registration)
 from graphlab.framework import indexed_slices as _indexed_slices
 _indexed_slices.register_ops(   # the ops an IndexedSlices builds for -x, its dense form and its static shape
