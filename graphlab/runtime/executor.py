@@ -226,6 +226,8 @@ class Plan:
                 dead_ops.add(op)
                 for slot in outs:
                     values[slot] = DEAD
+                if trace is not None:
+                    trace.dead(op, args)
                 continue
             if kernel is None:      # skipped: nothing reads its result
                 continue
@@ -237,7 +239,7 @@ class Plan:
             except Exception as e:
                 raise _kernel_failure(op, e) from e
             if trace is not None:
-                trace.append((op, start, clock()))
+                trace.ran(op, start, clock(), args, result)
             if n_out == 1:
                 values[outs[0]] = result
             elif n_out:
