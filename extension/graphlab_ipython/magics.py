@@ -358,13 +358,13 @@ class GraphMagics(Magics):
         from graphlab_ipython import live, stepping
         graph = self.watcher.default_graph()
         self._check_view(graph, args.scope, args.collapse)
-        fetches = [self._element(graph, f) for f in args.fetch]
+        fetches = [self._element(graph, self._tensor_name(f)) for f in args.fetch]
         feed_dict, fed = {}, []
         for item in args.feed:
             name, eq, expr = item.partition("=")
             if not eq or not name.strip() or not expr.strip():
                 raise UsageError("--feed %s: write NAME=EXPR, e.g. --feed x=batch_x" % item)
-            tensor = self._fed_tensor(self._element(graph, name.strip()), name.strip())
+            tensor = self._fed_tensor(self._element(graph, self._tensor_name(name.strip())), name.strip())
             try:
                 value = eval(expr, self.shell.user_global_ns, self.shell.user_ns)  # the user's own expression
             except Exception as e:
@@ -375,14 +375,14 @@ class GraphMagics(Magics):
         sess = self._session(args.session, graph)
         import graphlab.debug
         record = graphlab.debug.record(sess, [_engine(f) for f in fetches], feed_dict or None)
-        index, note = 0, None
+        index, note, mark = 0, None, None
         if args.until:
             found = stepping.stop_index(record, args.until)
             if found is None:
                 note = ("no op's output held %s" % ("a NaN or Inf" if args.until == "nan" else "an Inf")
                         if args.until in ("nan", "inf") else "op %s did not run" % args.until)
             else:
-                index = found
+                index = mark = found
                 note = "stopped at the first %s" % ("NaN/Inf" if args.until == "nan" else "Inf"
                                                      if args.until == "inf" else "run of " + args.until)
         if record.error is not None:
@@ -391,7 +391,7 @@ class GraphMagics(Magics):
             note = failure if note is None else note + "; " + failure
         if not live.has_widget_frontend(self.shell):
             view = stepping.StepView(record, None, index, note)
-            print("\n".join(view.listing_lines(index if args.until else None)))
+            print("\n".join(view.listing_lines(mark)))
             if note:
                 print(note)
             return None
@@ -404,6 +404,15 @@ class GraphMagics(Magics):
         view = stepping.StepView(record, svg, index, note)
         view.widget()
         return view
+
+    def _tensor_name(self, text):
+        """A variable holding a tensor, as that tensor's name (``loss`` -> ``loss:0``): TF's tensors no longer
+        offer ``_as_graph_element``, and the bare name would fetch the op (running it, returning None)."""
+        value = self.shell.user_ns.get(text)
+        if value is not None and not isinstance(value, str) and hasattr(value, "value_index") \
+                and hasattr(value, "op") and isinstance(getattr(value, "name", None), str):
+            return value.name
+        return text
 
     def _session(self, name, graph):
         """The Session ``%step`` runs in: --session VAR, else the default one, else the only one in the

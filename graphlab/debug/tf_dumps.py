@@ -59,9 +59,8 @@ def record(sess, fetches, feed_dict, node_name_regex_allowlist, op_type_regex_al
         except Exception as e:       # what TF dumped before the failure is still read
             error = e
         dump = debug_data.DebugDumpDir(dump_root)
-        meta = dump.core_metadata
-        out = RunRecord(getattr(meta, "output_names", ()) or (), getattr(meta, "input_names", ()) or (),
-                        "tensorflow", full_elements, max_bytes, max_ops)
+        out = RunRecord(_names(fetches), _names(list(feed_dict or ())), "tensorflow", full_elements, max_bytes,
+                        max_ops)
         out.results, out.error = results, error
         _fill(out, sess.graph, dump.dumped_tensor_data)
         return out
@@ -115,6 +114,15 @@ def _fill(out, graph, data):
         if current.type in ("Merge", "RefMerge") and slot == 1 and value.value is not None:
             taken = int(value.value)
             current.dead_inputs = [i for i in range(len(current.inputs)) if i != taken]
+
+
+def _names(elements):
+    """Names of the tensors and ops in a (nested list, tuple or dict of) fetches or feed keys."""
+    if isinstance(elements, dict):
+        elements = list(elements.values())
+    if isinstance(elements, (list, tuple)):
+        return [n for e in elements for n in _names(e)]
+    return [getattr(elements, "name", str(elements))]
 
 
 class _Skip:
