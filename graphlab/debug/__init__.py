@@ -71,11 +71,14 @@ def record(sess, fetches, feed_dict=None, node_name_regex_allowlist=None, op_typ
         raise TypeError("graphlab.debug.record needs a Session (graphlab's or TensorFlow's), got %s."
                         % type(sess).__name__)
     options = RunOptions()
-    watch_graph(options, sess.graph, node_name_regex_allowlist=node_name_regex_allowlist,
-                op_type_regex_allowlist=op_type_regex_allowlist)
     debug = options.debug_options
+    if node_name_regex_allowlist is None and op_type_regex_allowlist is None:
+        debug.watch_all = True          # every output: no need for one watch per output of the graph
+    else:
+        watch_graph(options, sess.graph, node_name_regex_allowlist=node_name_regex_allowlist,
+                    op_type_regex_allowlist=op_type_regex_allowlist)
     debug.full_elements, debug.max_bytes, debug.max_ops = full_elements, max_bytes, max_ops
-    if not debug.debug_tensor_watch_opts:
+    if not debug.watch_all and not debug.debug_tensor_watch_opts:
         raise ValueError("graphlab.debug.record: the allowlists match no op output of the session's graph.")
     try:
         results = sess.run(fetches, feed_dict=feed_dict, options=options)

@@ -34,15 +34,27 @@ class TensorValue:
     of the finite elements). ``text`` describes values that are not arrays (a queue handle, an
     uninitialized variable)."""
 
-    __slots__ = ("name", "dtype", "shape", "value", "summarized", "min", "max", "mean", "nan_count",
-                 "inf_count", "first", "histogram", "text")
+    __slots__ = ("name", "dtype", "shape", "value", "summarized", "_min", "_max", "_mean", "nan_count",
+                 "inf_count", "_first", "histogram", "text", "_pending")
 
     def __init__(self, name):
         self.name = name
         self.dtype, self.shape, self.value, self.summarized, self.text = None, None, None, False, None
-        self.min = self.max = self.mean = None
+        self._min = self._max = self._mean = None
         self.nan_count = self.inf_count = 0
-        self.first, self.histogram = [], None
+        self._first, self.histogram, self._pending = [], None, False
+
+    def _stats(self):
+        """A value kept whole gets its min/max/mean/first elements when first asked (recording stays cheap)."""
+        if self._pending:
+            self._pending = False
+            _fill_stats(self, self.value, histogram=False)
+        return self
+
+    min = property(lambda self: self._stats()._min)
+    max = property(lambda self: self._stats()._max)
+    mean = property(lambda self: self._stats()._mean)
+    first = property(lambda self: self._stats()._first)
 
     @property
     def size(self):
@@ -183,6 +195,21 @@ def summarize(name, value, record):
         return tv
     arr = np.asarray(value)
     tv.dtype, tv.shape = arr.dtype.name, tuple(arr.shape)
+    if arr.size <= record.full_elements and record.kept_bytes + arr.nbytes <= record.max_bytes:
+        tv.value = np.array(arr, copy=True)
+        record.kept_bytes += arr.nbytes
+        if arr.dtype.kind in "fc" and arr.size and not np.isfinite(tv.value).all():
+            _fill_stats(tv, tv.value, histogram=False)
+        else:
+            tv._pending = True          # the rest of the summary is computed from the value when asked
+    else:
+        tv.summarized = True
+        _fill_stats(tv, arr, histogram=True)
+    return tv
+
+
+def _fill_stats(tv, arr, histogram):
+    """min, max and mean of the finite elements, NaN and Inf counts, the first elements, a histogram."""
     if arr.dtype.kind in "biuf" and arr.size:
         finite = arr
         if arr.dtype.kind == "f":
@@ -192,18 +219,12 @@ def summarize(name, value, record):
             if tv.nan_count or tv.inf_count:
                 finite = arr[~(nan | inf)]
         if finite.size:
-            tv.min, tv.max = float(finite.min()), float(finite.max())
-            tv.mean = float(finite.mean(dtype=np.float64))
-            if arr.size > record.full_elements:
+            tv._min, tv._max = float(finite.min()), float(finite.max())
+            tv._mean = float(finite.mean(dtype=np.float64))
+            if histogram:
                 counts, edges = np.histogram(finite.astype(np.float64), bins=HISTOGRAM_BINS)
                 tv.histogram = (counts.tolist(), edges.tolist())
-    tv.first = arr.reshape(-1)[:FIRST_ELEMENTS].tolist()
-    if arr.size <= record.full_elements and record.kept_bytes + arr.nbytes <= record.max_bytes:
-        tv.value = np.array(arr, copy=True)
-        record.kept_bytes += arr.nbytes
-    else:
-        tv.summarized = True
-    return tv
+    tv._first = arr.reshape(-1)[:FIRST_ELEMENTS].tolist()
 
 
 class Recorder(Trace):
@@ -272,13 +293,21 @@ def watched_outputs(options):
     """{op name: set of slots} from RunOptions' debug watches (tfdbg's DebugTensorWatch list), or None when
     the options ask for no recording. Checked once per run."""
     debug = getattr(options, "debug_options", None)
-    watches = getattr(debug, "debug_tensor_watch_opts", None) if debug is not None else None
+    if debug is None:
+        return None
+    if getattr(debug, "watch_all", False):     # graphlab.debug.record without allowlists: every output
+        return ALL
+    watches = debug.debug_tensor_watch_opts
     if not watches:
         return None
     found = {}
     for w in watches:
         found.setdefault(w.node_name, set()).add(int(w.output_slot))
     return found
+
+
+ALL = {}
+"""watched_outputs' answer for a run that watches every output of every op."""
 
 
 def recorder_for(options, fetches, feeds):
@@ -290,4 +319,4 @@ def recorder_for(options, fetches, feeds):
     record = RunRecord([t.name for t in fetches], [t.name for t in feeds], "graphlab",
                        getattr(debug, "full_elements", FULL_ELEMENTS), getattr(debug, "max_bytes", MAX_BYTES),
                        getattr(debug, "max_ops", MAX_OPS))
-    return Recorder(watched, record)
+    return Recorder(None if watched is ALL else watched, record)

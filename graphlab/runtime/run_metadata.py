@@ -32,6 +32,7 @@ class DebugOptions:
 
     def __init__(self, debug_tensor_watch_opts=(), global_step=-1, reset_disk_byte_usage=False):
         self.debug_tensor_watch_opts = _Watches(debug_tensor_watch_opts)
+        self.watch_all = False      # graphlab's own: every output of every op, without one watch each
         self.global_step = global_step
         self.reset_disk_byte_usage = reset_disk_byte_usage
 
