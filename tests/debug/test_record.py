@@ -214,3 +214,17 @@ def test_traced_and_watched_run_fills_both():
     sess.run(y, options=options, run_metadata=metadata)
     assert metadata.executed_ops() == ["x", "y"]
     assert [r.name for r in sess.last_run.record.ops] == ["x", "y"]
+
+
+def test_queue_items_are_recorded_as_dequeued():
+    queue = tf.FIFOQueue(10, tf.float32, shapes=[[]], name="q")
+    fill = queue.enqueue_many([[1.0, 2.0, 3.0]])
+    item = queue.dequeue(name="item")
+    twice = tf.multiply(item, 2.0, name="twice")
+    sess = tf.Session()
+    sess.run(fill)
+    first = tf_debug.record(sess, twice)
+    second = tf_debug.record(sess, twice)
+    assert [first.value("item:0").value, second.value("item:0").value] == [1.0, 2.0]
+    assert [first.results, second.results] == [2.0, 4.0]
+    assert sess.run(twice) == 6.0        # the recordings took their items, as runs do
