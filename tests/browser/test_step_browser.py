@@ -94,3 +94,46 @@ def test_step_through_a_run_in_jupyterlab(lab, browser_context, notebook):
     assert "Inf" in widget.locator(".graphlab-step-values").first.inner_text()
     nbp.screenshot(cell, "step-first-nan.png")
     assert browser_context.blocked_requests == [], browser_context.blocked_requests[:5]
+
+
+TF_CELLS = [
+    "%load_ext graphlab",
+    "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n"
+    "from tensorflow.core.protobuf import rewriter_config_pb2\n"
+    "logits = tf.placeholder(tf.float32, [None, 2], name='logits')\n"
+    "labels = tf.constant([[0.0, 1.0]], name='labels')\n"
+    "logp = tf.log(tf.nn.softmax(logits, name='probs'), name='logp')\n"
+    "loss = tf.negative(tf.reduce_sum(labels * logp), name='loss')\n"
+    "# TF's optimizer would rewrite log(softmax) into a LogSoftmax: off, so TF runs the graph as built\n"
+    "sess = tf.Session(config=tf.ConfigProto(graph_options=tf.GraphOptions(\n"
+    "    rewrite_options=rewriter_config_pb2.RewriterConfig(disable_meta_optimizer=True))))",
+    "%step loss --feed logits=[[0.0,1000.0]] --until nan",
+]
+
+
+def test_step_through_a_tensorflow_run_in_jupyterlab(lab, browser_context, notebook):
+    """The same widget on the kernel "Python (TensorFlow)": the run recorded by TF's own debugger dumps."""
+    from .test_lab_tf_browser import KERNEL, _install_tf_kernel
+    _install_tf_kernel(lab)
+    nb = new_notebook(cells=[new_code_cell(c) for c in TF_CELLS])
+    nb.metadata["kernelspec"] = KERNEL
+    nbformat.write(nb, str(lab.root / "step_tf_check.ipynb"))
+    nbp = notebook
+    nbp.open("step_tf_check.ipynb")
+    state = nbp.run_all(timeout=240.0)
+    assert problems(state, stderr=False) == [], "\n".join(problems(state, False))
+    cell = nbp.cell(nbp.cell_index("%step loss"))
+    widget = cell.locator(".jp-OutputArea-output .graphlab-step").first
+    assert widget.count() and widget.is_visible(), "%%step showed no widget: %r" % cell.inner_text()
+    page = nbp.page
+    _wait_current(page, widget, r": logp \(Log\)", "the first NaN/Inf of TF's run")
+    assert "tensorflow run of loss:0" in widget.inner_text()
+    assert _highlighted(page, widget) == ["op:logp"]
+    assert "1 Inf" in widget.locator(".graphlab-step-values").first.inner_text()
+    at = int(re.search(r"op (\d+) of", _current(widget)).group(1))
+    widget.locator(".graphlab-step-next button, button.graphlab-step-next").first.click()
+    _wait_current(page, widget, r"op %d of \d+: " % (at + 1), "the next op of TF's run")
+    name = re.search(r": (\S+) \(", _current(widget)).group(1)
+    assert name != "logp" and _highlighted(page, widget) == ["op:" + name]
+    nbp.screenshot(cell, "step-tf-next.png")
+    assert browser_context.blocked_requests == [], browser_context.blocked_requests[:5]
