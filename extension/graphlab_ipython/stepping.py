@@ -80,8 +80,9 @@ class StepView:
             latest = self.record.feed_values.get(tensor_name)
         return latest
 
-    def css(self, index=None):
-        """The style block for step ``index``: box colours by what had happened up to it."""
+    def css(self, index=None, scoped=True):
+        """The style block for step ``index``: box colours by what had happened up to it (scoped to this
+        view's element, or for the SVG document itself with ``scoped=False``)."""
         index = self.index if index is None else index
         state = {}
         for i, r in enumerate(self.record.ops[:index + 1]):
@@ -97,7 +98,7 @@ class StepView:
             else:
                 kind = "nan" if state.get(box) == "nan" else "done"
             state[box] = kind
-        scope = "." + self.view_class
+        scope = "." + self.view_class if scoped else "svg"
         rules = ["%s .gl-box polygon, %s .gl-box ellipse, %s .gl-box path {fill-opacity: 0.45;}" % (
             scope, scope, scope)]
         for box, kind in sorted(state.items()):
@@ -160,14 +161,23 @@ class StepView:
 
     def static_html(self):
         """The chosen step as one picture and panel (what a saved notebook shows without widgets)."""
-        parts = ["<div class='graphlab-step %s'>" % self.view_class, self.css(),
+        parts = ["<div class='graphlab-step-static'>",
                  "<div><small>%s</small></div>" % html.escape(self._header())]
         parts.append("<div style='display:flex;gap:12px;align-items:flex-start'>")
-        parts.append("<div style='max-width:60%%;overflow:auto'>%s</div>" % (self.svg or "(no drawing)"))
+        parts.append("<div style='max-width:60%%;overflow:auto'>%s</div>" % (self._picture() or "(no drawing)"))
         parts.append("<div>%s</div></div>" % self.panel())
         parts.append("<details><summary>all %d ops</summary><pre>%s</pre></details></div>" % (
             len(self.record.ops), html.escape("\n".join(self.listing_lines(self.index)))))
         return "".join(parts)
+
+    def _picture(self):
+        """The drawing at the chosen step as an ``<img>`` of an SVG with its colours inside it: a notebook
+        opened without trusting it strips inline ``<svg>`` and ``<style>`` from HTML, but shows images."""
+        if not self.svg:
+            return None
+        styled = self.svg.replace("<g id=\"graph0\"", self.css(scoped=False) + "\n<g id=\"graph0\"", 1)
+        return "<img alt='the pruned graph at this step' src='data:image/svg+xml;base64,%s'/>" % (
+            base64.b64encode(styled.encode("utf-8")).decode())
 
     def _header(self):
         record = self.record
@@ -338,5 +348,7 @@ def _histogram(value):
     bar = width / len(counts)
     rects = "".join("<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='#60a5fa'/>" % (
         k * bar, height - c * height / top, bar - 1, c * height / top) for k, c in enumerate(counts))
-    return ("<svg class='graphlab-histogram' width='%d' height='%d'>%s</svg><div><small>%.4g … %.4g</small></div>"
-            % (width, height, rects, edges[0], edges[-1]))
+    picture = ("<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d'>%s</svg>" % (width, height, rects))
+    return ("<img class='graphlab-histogram' alt='histogram' src='data:image/svg+xml;base64,%s'/>"
+            "<div><small>%.4g … %.4g</small></div>" % (base64.b64encode(picture.encode()).decode(), edges[0],
+                                                       edges[-1]))

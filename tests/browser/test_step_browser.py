@@ -137,3 +137,23 @@ def test_step_through_a_tensorflow_run_in_jupyterlab(lab, browser_context, noteb
     assert name != "logp" and _highlighted(page, widget) == ["op:" + name]
     nbp.screenshot(cell, "step-tf-next.png")
     assert browser_context.blocked_requests == [], browser_context.blocked_requests[:5]
+
+
+def test_a_saved_lesson_shows_the_still_picture(lab, browser_context, notebook):
+    """Lesson 14 opened as stored, not run: its %step output is the still picture (the drawing as an image,
+    coloured at the stop op, and the values beside it), as an untrusted notebook shows it."""
+    import shutil
+    from pathlib import Path
+    lesson = Path(__file__).resolve().parents[2] / "notebooks" / "14-watching-a-run.ipynb"
+    shutil.copy(lesson, lab.root / "saved14.ipynb")
+    nbp = notebook
+    nbp.open("saved14.ipynb")
+    cell = nbp.cell(nbp.cell_index("%step loss --feed x=batch_x --feed y=batch_y --until nan", exact=True))
+    output = cell.locator(".jp-OutputArea-output").first
+    output.locator("img[src^='data:image/svg+xml']").first.wait_for(timeout=15000)
+    [picture] = [s for s in nbp.svg_images(cell) if "<title>op:Log</title>" in s]
+    assert re.search(r"svg \.gl-b\d+ polygon[^{]*\{fill: #fb923c", picture), "the stop op is not highlighted"
+    cell.scroll_into_view_if_needed()
+    text = cell.text_content()
+    assert "op 8 of 14: Log (Log)" in text and "7 Inf" in text, text[:500]
+    nbp.screenshot(cell, "step-saved-lesson.png")

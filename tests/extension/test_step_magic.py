@@ -63,6 +63,13 @@ def test_a_failing_run_is_shown_up_to_the_failure(loaded):
     assert "run failed: InvalidArgumentError" in out and "logp" in out
 
 
+def _images(html_text):
+    """The SVG documents of the data-URI images in ``html_text``."""
+    import base64
+    return [base64.b64decode(m).decode() for m in re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)",
+                                                              html_text)]
+
+
 def _view(shell, until=None):
     ns = shell.ip.user_ns
     import graphlab.debug as tf_debug
@@ -97,7 +104,13 @@ def test_the_widget_steps_and_highlights(loaded):
     assert view.slider.value == names.index("loss") - 1
     bundle = view._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert "<svg" in bundle["text/html"] and "graphlab-step-values" in bundle["text/html"]
+    # the still picture for a saved notebook: an image (an untrusted notebook strips inline SVG and styles)
+    # of the drawing with the current op's colour inside it
+    static = bundle["text/html"]
+    assert "<svg" not in static and "<style" not in static and "graphlab-step-values" in static
+    [picture] = _images(static)
+    assert "<title>op:loss</title>" in picture and re.search(
+        r"svg \.%s polygon.*fill: #fb923c" % view.box_of[names[view.slider.value]], picture)
     assert bundle["text/plain"].startswith("7 ops recorded")
 
 
@@ -112,7 +125,7 @@ def test_values_as_numbers_heatmaps_and_histograms():
     panel = view.panel(stepping.stop_index(record, "image"))
     assert "data:image/png;base64," in panel and "min 0, max 63" in panel
     panel = view.panel(stepping.stop_index(record, "big"))
-    assert "graphlab-histogram" in panel and "<rect" in panel
+    assert "graphlab-histogram" in panel and "<rect" in _images(panel)[0]
     panel = view.panel(stepping.stop_index(record, "total"))
     assert "<pre" in panel
 
