@@ -27,12 +27,12 @@ HISTOGRAM_BINS = 20
 
 
 class TensorValue:
-    """One output as recorded: ``name`` (``op:slot``), ``dtype`` (a numpy dtype name), ``shape``, and either
-    ``value`` (the whole array) or only the summary (``value`` None, ``summarized`` True). The summary fields
-    are always filled for numbers: ``min``, ``max``, ``mean`` (over the finite elements), ``nan_count``,
-    ``inf_count`` (both signs), ``first`` (the first elements, flattened) and ``histogram`` ((counts, edges)
-    of the finite elements). ``text`` describes values that are not arrays (a queue handle, an
-    uninitialized variable)."""
+    """One output as recorded: ``name`` (``op:slot``), ``dtype`` (as TF names it: float32, string ...),
+    ``shape``, and either ``value`` (the whole array) or only a summary (``value`` None, ``summarized`` True).
+    For numbers ``min``, ``max``, ``mean`` (over the finite elements), ``nan_count`` and ``inf_count`` (both
+    signs) and ``first`` (the first elements, flattened) are always there; a summarized value also has a
+    ``histogram`` ((counts, edges) of its finite elements). ``text`` describes what is not an array (a dead
+    output, a queue handle, an uninitialized variable)."""
 
     __slots__ = ("name", "dtype", "shape", "value", "summarized", "_min", "_max", "_mean", "nan_count",
                  "inf_count", "_first", "histogram", "text", "_pending")
@@ -194,7 +194,7 @@ def summarize(name, value, record):
         tv.text = "%s" % type(value).__name__
         return tv
     arr = np.asarray(value)
-    tv.dtype, tv.shape = arr.dtype.name, tuple(arr.shape)
+    tv.dtype, tv.shape = "string" if arr.dtype.kind in "OSU" else arr.dtype.name, tuple(arr.shape)
     if arr.size <= record.full_elements and record.kept_bytes + arr.nbytes <= record.max_bytes:
         tv.value = np.array(arr, copy=True)
         record.kept_bytes += arr.nbytes

@@ -228,3 +228,12 @@ def test_queue_items_are_recorded_as_dequeued():
     assert [first.value("item:0").value, second.value("item:0").value] == [1.0, 2.0]
     assert [first.results, second.results] == [2.0, 4.0]
     assert sess.run(twice) == 6.0        # the recordings took their items, as runs do
+
+
+def test_strings_and_booleans_are_recorded_with_tf_dtype_names():
+    words = tf.constant(["a", "bb"], name="words")
+    joined = tf.strings.join([words, words], name="joined")
+    flags = tf.greater(tf.constant([1.0, -1.0]), 0.0, name="flags")
+    record = tf_debug.record(tf.Session(), [joined, flags])
+    assert record.value("joined:0").dtype == "string" and list(record.value("joined:0").value) == [b"aa", b"bbbb"]
+    assert record.value("flags:0").dtype == "bool" and record.value("flags:0").max == 1.0
