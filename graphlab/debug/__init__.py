@@ -5,10 +5,10 @@ execution order with its type, loop frame and iteration, dead inputs, and its ou
 small, summarized above a bound: see graphlab/runtime/recording.py for the memory bound). The same call on a
 TensorFlow session records TF's run through TF's own debug dumps (graphlab/debug/tf_dumps.py).
 
-The tfdbg form works too: ``watch_graph(run_options, sess.graph)`` adds TF's DebugTensorWatch entries to a
-``tf.RunOptions``, and ``sess.run(..., options=run_options)`` then leaves its RunRecord in
-``sess.last_run.record``. graphlab keeps the values in memory: a ``file://`` debug URL (tfdbg's dump
-directory) is refused with an error saying so.
+The tfdbg form works too: ``watch_graph(run_options, sess.graph, debug_urls=...)`` adds TF's DebugTensorWatch
+entries to a ``tf.RunOptions``, and ``sess.run(..., options=run_options)`` then leaves its RunRecord in
+``sess.last_run.record`` and, for a ``file://DIR`` debug URL, writes tfdbg's dump directory there, which
+TensorFlow's DebugDumpDir reads (graphlab/runtime/tfdbg_dumps.py).
 """
 import re
 
@@ -30,13 +30,17 @@ def watch_graph(run_options, graph, debug_ops="DebugIdentity", debug_urls=None, 
     if isinstance(debug_urls, str):
         debug_urls = [debug_urls]
     for url in debug_urls or ():
-        if not url.startswith("memory://"):
+        if not url.startswith(("file://", "memory://")):
             raise errors.UnimplementedError(
-                None, None, "graphlab keeps watched values in memory and does not write tfdbg dump directories "
-                "(debug URL %r). Leave debug_urls out and read sess.last_run.record after the run, or call "
-                "graphlab.debug.record(sess, fetches, feed_dict)." % url)
+                None, None, "graphlab writes tfdbg dumps to file:// directories (and keeps every watched run's "
+                "values in sess.last_run.record); it has no debugger server for the debug URL %r." % url)
     if isinstance(debug_ops, str):
         debug_ops = [debug_ops]
+    for debug_op in debug_ops:
+        if debug_op.split("(")[0] != "DebugIdentity":
+            raise errors.UnimplementedError(
+                None, None, "graphlab's watches dump the tensors themselves (DebugIdentity); the debug op %r is "
+                "not supported: read the summaries in sess.last_run.record instead." % debug_op)
     names, types, dtypes = (_regex(node_name_regex_allowlist), _regex(op_type_regex_allowlist),
                             _regex(tensor_dtype_regex_allowlist))
     options = run_options.debug_options

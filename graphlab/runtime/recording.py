@@ -13,11 +13,15 @@ summary of fixed size (min, max, mean, NaN/Inf counts, its first ``FIRST_ELEMENT
 ``HISTOGRAM_BINS``-bin histogram), and at most ``max_ops`` op records are kept (default 100000; later ones
 are counted in ``RunRecord.dropped``). So a recording holds at most ``max_bytes`` of values plus about 2 KB per
 op record, whatever the tensors' sizes.
+
+A watch with a ``file://DIR`` debug URL also writes every watched value whole to tfdbg's dump directory DIR
+as the run goes (tfdbg_dumps.py), which TensorFlow's DebugDumpDir reads; the bound is then the disk's.
 """
 import numpy as np
 
 from graphlab.framework.registry import DEAD
 from graphlab.runtime.run_metadata import Trace
+from graphlab.runtime.tfdbg_dumps import DumpWriter
 
 FULL_ELEMENTS = 4096
 MAX_BYTES = 64 << 20
@@ -230,11 +234,20 @@ def _fill_stats(tv, arr, histogram):
 class Recorder(Trace):
     """The trace a watched run reports to (see run_metadata.Trace): builds a RunRecord as the run goes."""
 
-    def __init__(self, watched, record):
+    def __init__(self, watched, record, dumps=()):
         super().__init__()
         self.watched = watched        # op name -> set of output slots to keep (None: every output)
         self.record = record
         self.loops = []               # [(frame name, iteration)] of the while loops the run is inside
+        self.dumps = list(dumps)      # tfdbg_dumps.DumpWriter per file:// debug URL
+
+    def finish(self, graph, fetches, feeds, targets):
+        """After the run (or its failure): the dump directories get the graph and the run's metadata."""
+        if self.dumps:
+            graph_def = graph.as_graph_def().SerializeToString()
+            for writer in self.dumps:
+                writer.finish(graph_def, [t.name for t in fetches], [t.name for t in feeds],
+                              [op.name for op in targets])
 
     def _new(self, op, dead):
         record = self.record
@@ -253,6 +266,8 @@ class Recorder(Trace):
         if op._type in ("Merge", "RefMerge") and result[0] is DEAD:    # every input dead: the Merge is too
             self.dead(op, args)
             return
+        if self.dumps:
+            self._dump(op, result)
         r = self._new(op, False)
         if r is None:
             return
@@ -267,6 +282,18 @@ class Recorder(Trace):
         for k, v in enumerate(values):
             if slots is None or k in slots:
                 r.outputs.append(summarize("%s:%d" % (op.name, k), v, self.record))
+
+    def _dump(self, op, result):
+        slots = self.watched.get(op.name) if self.watched is not None else None
+        n = len(op._outputs)
+        if not n or self.watched is not None and not slots:
+            return
+        for k, v in enumerate((result,) if n == 1 else result):
+            if slots is None or k in slots:
+                if hasattr(v, "is_initialized") and hasattr(v, "read"):    # a variable's buffer
+                    v = v.value
+                for writer in self.dumps:
+                    writer.tensor(op.name, k, v)
 
     def dead(self, op, args):
         r = self._new(op, True)
@@ -319,4 +346,10 @@ def recorder_for(options, fetches, feeds):
     record = RunRecord([t.name for t in fetches], [t.name for t in feeds], "graphlab",
                        getattr(debug, "full_elements", FULL_ELEMENTS), getattr(debug, "max_bytes", MAX_BYTES),
                        getattr(debug, "max_ops", MAX_OPS))
-    return Recorder(None if watched is ALL else watched, record)
+    roots = []
+    for w in debug.debug_tensor_watch_opts:
+        for url in w.debug_urls:
+            if url.startswith("file://") and url[len("file://"):] not in roots:
+                roots.append(url[len("file://"):])
+    dumps = [DumpWriter(root, getattr(debug, "global_step", -1)) for root in roots]
+    return Recorder(None if watched is ALL else watched, record, dumps)

@@ -174,6 +174,8 @@ class BaseSession:
                 e.debug_record = trace.record
             raise
         finally:
+            if isinstance(trace, recording.Recorder):
+                trace.finish(graph, fetch_tensors, fed, targets)
             numpy_errors.restore(quiet)
             if blas:
                 threads.restore(blas)

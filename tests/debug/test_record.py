@@ -200,8 +200,10 @@ def test_run_options_watch_form_and_allowlists():
     # the listing has one line an op, tfdbg's columns
     lines = record.listing().splitlines()
     assert len(lines) == len(record.ops) + 1 and "MatMul" in record.listing()
-    with pytest.raises(tf.errors.UnimplementedError, match="does not write tfdbg dump directories"):
-        tf_debug.watch_graph(tf.RunOptions(), sess.graph, debug_urls=["file:///tmp/dump"])
+    with pytest.raises(tf.errors.UnimplementedError, match="no debugger server for the debug URL 'grpc://"):
+        tf_debug.watch_graph(tf.RunOptions(), sess.graph, debug_urls=["grpc://localhost:6064"])
+    with pytest.raises(tf.errors.UnimplementedError, match="the debug op 'DebugNumericSummary' is not supported"):
+        tf_debug.watch_graph(tf.RunOptions(), sess.graph, debug_ops="DebugNumericSummary")
 
 
 def test_traced_and_watched_run_fills_both():
