@@ -6,7 +6,8 @@ explanation of a classic error tied to this notebook's history, an initializer r
 built inside ``sess.run(...)`` on every call, a stateful op left outside the ``tf.cond`` that reads it, a
 ``py_func`` in a graph written to a file; tracebacks fold graphlab's own frames; and,
 while a run waits on a queue that no runner thread fills, which queue and runner, and what to call. It adds
-the magics ``%graph``, ``%subgraph``, ``%%graph_cell``, ``%graph_lint``, ``%graph_diff`` and ``%graph_reset``.
+the magics ``%graph``, ``%subgraph``, ``%%graph_cell``, ``%graph_lint``, ``%graph_diff``, ``%graph_reset`` and
+``%step`` (a recorded run stepped op by op, stepping.py).
 
 Thin by design (like IPython's autoreload): the logic lives in ``watcher.GraphWatcher``, the magics in
 ``magics.GraphMagics``; loading registers them, unloading removes exactly what loading added.

@@ -69,7 +69,7 @@ def _is_graph(value):
 
 @magics_class
 class GraphMagics(Magics):
-    """%graph, %subgraph, %%graph_cell, %graph_lint, %graph_diff, %graph_reset."""
+    """%graph, %subgraph, %%graph_cell, %graph_lint, %graph_diff, %graph_reset, %step."""
 
     def __init__(self, shell, watcher):
         super().__init__(shell)
@@ -334,3 +334,113 @@ class GraphMagics(Magics):
         self.watcher.forget()
         print("graphlab: the default graph is empty again.")
 
+
+    @magic_arguments()
+    @argument("fetch", nargs="+", help="tensor or op names (or variables) to run")
+    @argument("--feed", action="append", default=[], metavar="NAME=EXPR",
+              help="feed tensor NAME (a name or a variable) the value of the Python expression EXPR; repeat "
+                   "for more feeds")
+    @argument("--until", default=None, metavar="nan|inf|OP",
+              help="start at the first op whose output holds a NaN or an Inf (nan, as tfdbg's has_inf_or_nan), "
+                   "an Inf (inf), or at op OP")
+    @argument("--session", default=None, metavar="VAR",
+              help="the variable holding the Session to run in (default: the default session, or the only "
+                   "Session variable of this graph)")
+    @_view_arguments
+    @line_magic
+    def step(self, line):
+        """Run FETCH once, recording every op (graphlab.debug.record), and step through the run beside the
+        pruned graph's drawing: a slider and play button, previous/next, first NaN/Inf, jump to an op; the
+        values each op read and made. Without a widget front end, print tfdbg's listing, one line an op."""
+        args = _parse(self.step, line)
+        if args is None:
+            return None
+        from graphlab_ipython import live, stepping
+        graph = self.watcher.default_graph()
+        self._check_view(graph, args.scope, args.collapse)
+        fetches = [self._element(graph, self._tensor_name(f)) for f in args.fetch]
+        feed_dict, fed = {}, []
+        for item in args.feed:
+            name, eq, expr = item.partition("=")
+            if not eq or not name.strip() or not expr.strip():
+                raise UsageError("--feed %s: write NAME=EXPR, e.g. --feed x=batch_x" % item)
+            tensor = self._fed_tensor(self._element(graph, self._tensor_name(name.strip())), name.strip())
+            try:
+                value = eval(expr, self.shell.user_global_ns, self.shell.user_ns)  # the user's own expression
+            except Exception as e:
+                raise UsageError("--feed %s: the expression %r failed: %s: %s" % (
+                    name.strip(), expr, type(e).__name__, e)) from None
+            feed_dict[_engine(tensor)] = value
+            fed.append(tensor)
+        sess = self._session(args.session, graph)
+        import graphlab.debug
+        record = graphlab.debug.record(sess, [_engine(f) for f in fetches], feed_dict or None)
+        index, note, mark = 0, None, None
+        if args.until:
+            found = stepping.stop_index(record, args.until)
+            if found is None:
+                note = ("no op's output held %s" % ("a NaN or Inf" if args.until == "nan" else "an Inf")
+                        if args.until in ("nan", "inf") else "op %s did not run" % args.until)
+            else:
+                index = mark = found
+                note = "stopped at the first %s" % ("NaN/Inf" if args.until == "nan" else "Inf"
+                                                     if args.until == "inf" else "run of " + args.until)
+        if record.error is not None:
+            index = len(record.ops) - 1 if args.until is None else index
+            failure = "the run failed: %s" % (getattr(record.error, "message", None) or record.error)
+            note = failure if note is None else note + "; " + failure
+        if not live.has_widget_frontend(self.shell):
+            view = stepping.StepView(record, None, index, note)
+            print("\n".join(view.listing_lines(mark)))
+            if note:
+                print(note)
+            return None
+        try:
+            svg = drawing.draw(graph, fetches=fetches, feeds=fed or None, scope=args.scope, depth=args.depth,
+                               collapse=args.collapse, group_series=False if args.group_series is None else
+                               args.group_series).svg()
+        except Exception:            # no Graphviz: the values and the listing still work
+            svg = None
+        view = stepping.StepView(record, svg, index, note)
+        view.widget()
+        return view
+
+    def _tensor_name(self, text):
+        """A variable holding a tensor, as that tensor's name (``loss`` -> ``loss:0``): TF's tensors no longer
+        offer ``_as_graph_element``, and the bare name would fetch the op (running it, returning None)."""
+        value = self.shell.user_ns.get(text)
+        if value is not None and not isinstance(value, str) and hasattr(value, "value_index") \
+                and hasattr(value, "op") and isinstance(getattr(value, "name", None), str):
+            return value.name
+        return text
+
+    def _session(self, name, graph):
+        """The Session ``%step`` runs in: --session VAR, else the default one, else the only one in the
+        user's variables that runs this graph."""
+        engine_graph = getattr(graph, "tf_graph", graph)
+        if name:
+            sess = self.shell.user_ns.get(name)
+            if sess is None or not (hasattr(sess, "run") and hasattr(sess, "graph")):
+                raise UsageError("--session %s: no variable of that name holds a Session." % name)
+            return sess
+        from graphlab.runtime.session import get_default_session
+        default = get_default_session()
+        if default is None and isinstance(graph, graphview.TFGraph):
+            default = graphview.tf_module().get_default_session()
+        if default is not None and default.graph is engine_graph:
+            return default
+        found = [k for k, v in self.shell.user_ns.items() if not k.startswith("_") and type(v).__name__.endswith(
+            "Session") and hasattr(v, "run") and getattr(v, "graph", None) is engine_graph
+            and not getattr(v, "_closed", False)]
+        if len(found) == 1:
+            return self.shell.user_ns[found[0]]
+        raise UsageError("%%step needs a Session to run in: %s. Pass --session VAR." % (
+            "several variables hold one (%s)" % ", ".join(sorted(found)) if found else
+            "none of your variables holds an open Session of this graph"))
+
+
+def _engine(element):
+    """The engine's own tensor or op behind a graph view's element (TF's, for a tf.Graph)."""
+    if isinstance(element, (graphview.TFTensor, graphview.TFOp)):
+        return element._tf
+    return element

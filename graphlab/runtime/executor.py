@@ -135,8 +135,9 @@ class Plan:
         return self._fast[1]
 
     def run(self, feed_values, trace=None, iterations=None):
-        """Execute the steps; returns the list of slot values. ``trace`` collects (op, start, end) times,
-        ``iterations`` (for plans with while loops) each loop frame's iteration counts."""
+        """Execute the steps; returns the list of slot values. ``trace`` (a run_metadata.Trace: timings, or a
+        recording's values) is told of each op and sends the run down the careful path, plain kernels only;
+        ``iterations`` (for plans with while loops) collects each loop frame's iteration counts."""
         careful = self.has_control_flow or trace is not None
         template, steps = self._fast                         # one read: see __init__
         if careful:
@@ -226,6 +227,8 @@ class Plan:
                 dead_ops.add(op)
                 for slot in outs:
                     values[slot] = DEAD
+                if trace is not None:
+                    trace.dead(op, args)
                 continue
             if kernel is None:      # skipped: nothing reads its result
                 continue
@@ -237,7 +240,7 @@ class Plan:
             except Exception as e:
                 raise _kernel_failure(op, e) from e
             if trace is not None:
-                trace.append((op, start, clock()))
+                trace.ran(op, start, clock(), args, result)
             if n_out == 1:
                 values[outs[0]] = result
             elif n_out:

@@ -171,7 +171,13 @@ class FrameProgram:
         last_exit = [DEAD] * len(exit_slots)
         always_dead = set(dead_enters)      # ops dead in every iteration (for their control edges)
         iteration = 0
+        in_loop = trace is not None and self.frame.parent is not None
+        if in_loop:
+            trace.enter_frame(self.frame, [None if op in dead_enters else values[s]
+                                           for op, s in zip(self.frame.enters, self.enter_slots)])
         while True:
+            if in_loop:
+                trace.iteration(iteration)
             run_steps(self.steps, values, set(always_dead), trace, iterations)
             for k, s in enumerate(exit_slots):
                 if values[s] is not DEAD:
@@ -184,6 +190,8 @@ class FrameProgram:
                     values[s] = DEAD
                 always_dead.update(self.variant_enters)
             iteration += 1
+        if in_loop:
+            trace.leave_frame()
         for k, s in enumerate(exit_slots):
             values[s] = last_exit[k]
         if iterations is not None and self.frame.parent is not None:
@@ -215,6 +223,8 @@ def run_steps(steps, values, dead_ops, trace, iterations):
             dead_ops.add(op)
             for slot in outs:
                 values[slot] = DEAD
+            if trace is not None:
+                trace.dead(op, args)
             continue
         if kernel is None:      # skipped: nothing reads its result
             continue
@@ -226,7 +236,7 @@ def run_steps(steps, values, dead_ops, trace, iterations):
         except Exception as e:
             raise kernel_failure(op, e) from e
         if trace is not None:
-            trace.append((op, start, clock()))
+            trace.ran(op, start, clock(), args, result)
         if n_out == 1:
             values[outs[0]] = result
         elif n_out:

@@ -1,14 +1,71 @@
 """RunOptions and RunMetadata: ask ``Session.run`` for a trace and get, per executed op, when it started and
-how long it took (the structure mirrors TF's StepStats so code reading ``step_stats`` keeps working)."""
+how long it took (the structure mirrors TF's StepStats so code reading ``step_stats`` keeps working); or ask,
+with ``debug_options`` watches as tfdbg sets them, for every watched value (graphlab/runtime/recording.py).
+
+``Trace`` is what the executor's careful loops report to, one call per executed op; it exists only while a
+traced or watched run is going, so an ordinary run pays nothing for it (the session decides once per run)."""
+
+
+class DebugTensorWatch:
+    """One watched output, with the fields of TF's DebugTensorWatch proto."""
+
+    def __init__(self, node_name="", output_slot=0, debug_ops=(), debug_urls=(),
+                 tolerate_debug_op_creation_failures=False):
+        self.node_name = node_name
+        self.output_slot = output_slot
+        self.debug_ops = list(debug_ops)
+        self.debug_urls = list(debug_urls)
+        self.tolerate_debug_op_creation_failures = tolerate_debug_op_creation_failures
+
+
+class _Watches(list):
+    """A repeated DebugTensorWatch field: ``add(**fields)`` appends one and returns it, as protobuf's."""
+
+    def add(self, **fields):
+        watch = DebugTensorWatch(**fields)
+        self.append(watch)
+        return watch
+
+
+class DebugOptions:
+    """TF's DebugOptions: the watches tfdbg's ``watch_graph`` adds (graphlab.debug.watch_graph)."""
+
+    def __init__(self, debug_tensor_watch_opts=(), global_step=-1, reset_disk_byte_usage=False):
+        self.debug_tensor_watch_opts = _Watches(debug_tensor_watch_opts)
+        self.watch_all = False      # graphlab's own: every output of every op, without one watch each
+        self.global_step = global_step
+        self.reset_disk_byte_usage = reset_disk_byte_usage
 
 
 class RunOptions:
     NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = 0, 1, 2, 3
 
-    def __init__(self, trace_level=0, timeout_in_ms=0, output_partition_graphs=False):
+    def __init__(self, trace_level=0, timeout_in_ms=0, output_partition_graphs=False, debug_options=None):
         self.trace_level = trace_level
         self.timeout_in_ms = timeout_in_ms
         self.output_partition_graphs = output_partition_graphs
+        self.debug_options = debug_options if debug_options is not None else DebugOptions()
+
+
+class Trace(list):
+    """(op, start, end) per executed op, in execution order; subclasses (the recorder) also see the values.
+    The careful loops call ``ran`` after an op's kernel, ``dead`` for an op a dead input kept from running,
+    and ``enter_frame``/``iteration``/``leave_frame`` around a while loop's passes."""
+
+    def ran(self, op, start, end, args, result):
+        self.append((op, start, end))
+
+    def dead(self, op, args):
+        pass
+
+    def enter_frame(self, frame, enter_values):
+        """A loop's frame opens; ``enter_values`` are its Enter ops' values (None: entered dead)."""
+
+    def iteration(self, number):
+        pass
+
+    def leave_frame(self):
+        pass
 
 
 class NodeExecStats:

@@ -16,9 +16,9 @@ from graphlab.framework.default_stacks import get_default_session
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
-from graphlab.runtime import fetches as fetches_mod, functions, numpy_errors, pruning, threads
+from graphlab.runtime import fetches as fetches_mod, functions, numpy_errors, pruning, recording, threads
 from graphlab.runtime.executor import Plan
-from graphlab.runtime.run_metadata import RunMetadata, RunOptions, record_trace
+from graphlab.runtime.run_metadata import RunMetadata, RunOptions, Trace, record_trace
 from graphlab.runtime.waiting import RunDeadline
 
 # Callables ``listener(session, executed_ops)`` told after each successful run (the IPython extension watches
@@ -29,7 +29,7 @@ run_listeners = []
 class LastRun:
     """What the most recent ``run`` did, for teaching: the ops it executed and whether its plan was cached."""
 
-    __slots__ = ("_plan", "cached", "_fetches", "_fed", "_targets", "_iterations", "_dead")
+    __slots__ = ("_plan", "cached", "_fetches", "_fed", "_targets", "_iterations", "_dead", "record")
 
     def __init__(self, plan, cached, fetch_tensors, fed, targets, iterations=None, dead=frozenset()):
         # names are made only when asked for: a training loop should not pay for them on every step
@@ -37,6 +37,7 @@ class LastRun:
         self._fetches, self._fed, self._targets = fetch_tensors, fed, targets
         self._iterations = iterations
         self._dead = dead
+        self.record = None        # the RunRecord of a run with debug watches (graphlab.debug)
 
     @property
     def iterations(self):
@@ -151,8 +152,14 @@ class BaseSession:
             self.plan_cache_misses += 1
         else:
             self.plan_cache_hits += 1
-        trace = [] if options is not None and getattr(options, "trace_level", 0) and run_metadata is not None \
-            else None
+        trace = None
+        if options is not None:          # the one check a run pays for tracing and recording
+            trace = recording.recorder_for(options, fetch_tensors, fed)
+            if trace is None and getattr(options, "trace_level", 0) and run_metadata is not None:
+                trace = Trace()
+            elif trace is not None and fed:
+                for t, v in zip(fed, feed_values):
+                    trace.record.feed_values[t.name] = recording.summarize(t.name, v, trace.record)
         start = time.perf_counter()
         iterations = {} if plan._frames is not None else None
         quiet = numpy_errors.silence()      # TF's kernels never warn about nan or inf: nor do ours
@@ -161,14 +168,23 @@ class BaseSession:
         try:
             with RunDeadline(timeout_ms):   # how long a blocked op (a dequeue) may wait; 0: for ever
                 values = plan.run(feed_values, trace, iterations)
+        except Exception as e:
+            if isinstance(trace, recording.Recorder):     # what ran before the failure stays readable
+                trace.record.error = e
+                e.debug_record = trace.record
+            raise
         finally:
+            if isinstance(trace, recording.Recorder):
+                trace.finish(graph, fetch_tensors, fed, targets)
             numpy_errors.restore(quiet)
             if blas:
                 threads.restore(blas)
-        if trace is not None:
+        if trace is not None and run_metadata is not None:
             record_trace(run_metadata, trace, start)
         dead = plan.dead_ops(values) if plan.has_control_flow else frozenset()
         self.last_run = LastRun(plan, cached, fetch_tensors, fed, targets, iterations, dead)
+        if isinstance(trace, recording.Recorder):
+            self.last_run.record = trace.record
         for listener in run_listeners:
             try:
                 listener(self, plan.ops)
