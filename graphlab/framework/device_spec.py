@@ -152,3 +152,24 @@ def apply_device_functions(stack, op):
         if entry.is_null:
             break
         op._device = entry.merge(op)
+
+
+def place_imported(graph, ops_and_devices):
+    """Devices of ops just imported from a GraphDef, as TF's importer sets them: an op's own device from the
+    file is the innermost ``tf.device`` block, under the blocks open around the import (so a
+    ``replica_device_setter`` around ``import_meta_graph`` fills what the file left open); an op colocated
+    with others (a ``_class`` attr) takes instead the device of the first of them that has one."""
+    colocated = []
+    for op, device in ops_and_devices:
+        op._device = ""
+        names = [c[5:] for c in (op._attrs.get("_class") or ()) if isinstance(c, str) and c.startswith("loc:@")]
+        if names:
+            colocated.append((op, names))
+        else:
+            apply_device_functions(graph._device_stack + ([_DeviceEntry(device)] if device else []), op)
+    for op, names in colocated:
+        for name in names:
+            target = graph._get_operation_or_none(name)
+            if target is not None and target.device:
+                op._device = target.device
+                break
