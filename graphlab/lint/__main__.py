@@ -29,11 +29,11 @@ def main(argv=None):
     sys.path.insert(0, os.path.dirname(os.path.abspath(ns.script)))
     exec(code, namespace)
     findings = lint_graph(graphlab.get_default_graph(), ns.op_growth, ns.large_const)
-    with open(ns.script, encoding="utf-8", errors="replace") as f:
-        findings += ["%s: %s" % (m.where, m.message) for m in cluster.session_mistakes(f.read(), ns.script)]
     tf_graph = graphview.tf_default_graph()      # only when the script imported TensorFlow
     if tf_graph is not None:
         findings += lint_graph(tf_graph, ns.op_growth, ns.large_const)
+    with open(ns.script, encoding="utf-8", errors="replace") as f:     # a cluster program's session mistakes
+        findings += ["%s: %s" % (m.where, m.message) for m in cluster.session_mistakes(f.read(), ns.script)]
     for line in findings:
         print(line)
     del code, namespace
