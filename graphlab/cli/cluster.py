@@ -146,6 +146,9 @@ def _run_isolated(spec):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
     try:
         stdout, stderr = proc.communicate(timeout=spec["timeout"] + 60)
+    except subprocess.TimeoutExpired:
+        raise CLIError("the cluster runner did not finish within %gs; every task was stopped (logs in %s)"
+                       % (spec["timeout"] + 60, spec["logdir"])) from None
     finally:
         if proc.poll() is None:
             _kill_group(proc)
