@@ -162,11 +162,17 @@ def place_imported(graph, ops_and_devices):
     colocated = []
     for op, device in ops_and_devices:
         op._device = ""
-        names = [c[5:] for c in (op._attrs.get("_class") or ()) if isinstance(c, str) and c.startswith("loc:@")]
+        classes = op._attrs.get("_class")
+        classes = classes if isinstance(classes, (list, tuple)) else ()
+        names = [c[5:] for c in classes if isinstance(c, str) and c.startswith("loc:@")]
         if names:
             colocated.append((op, names))
-        else:
+            continue
+        try:
             apply_device_functions(graph._device_stack + ([_DeviceEntry(device)] if device else []), op)
+        except ValueError as e:
+            raise ValueError("Cannot import node '%s': its device %r is not a device: %s" % (op.name, device, e)) \
+                from None
     for op, names in colocated:
         for name in names:
             target = graph._get_operation_or_none(name)
