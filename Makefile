@@ -5,9 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/**/*.ipynb)
-# Lesson 10 runs on the reference TensorFlow's kernel: without TF on purpose (GRAPHLAB_NO_TF=1), nbval leaves it out.
+# Lessons 10 and 11 run on the reference TensorFlow's kernel: without TF on purpose (GRAPHLAB_NO_TF=1), nbval leaves them out.
 ifeq ($(GRAPHLAB_NO_TF),1)
-NOTEBOOKS := $(filter-out notebooks/10-%,$(NOTEBOOKS))
+NOTEBOOKS := $(filter-out notebooks/10-% notebooks/11-%,$(NOTEBOOKS))
 endif
 SANITIZE  := $(wildcard notebooks/nbval_sanitize.cfg)
 

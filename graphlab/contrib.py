@@ -10,11 +10,18 @@ import types
 from graphlab import rnn_cell as _cells
 from graphlab.ops import rnn as _rnn
 from graphlab.train import checkpoint_utils as _ckpt
+from graphlab.train import device_setter as _device_setter
 
 framework = types.SimpleNamespace(
     list_variables=_ckpt.list_variables,
     load_variable=_ckpt.load_variable,
     load_checkpoint=_ckpt.load_checkpoint,
+)
+
+# TF 1.x kept the load-balancing ps strategy for replica_device_setter here (TF 2 has no counterpart).
+training = types.SimpleNamespace(
+    GreedyLoadBalancingStrategy=_device_setter.GreedyLoadBalancingStrategy,
+    byte_size_load_fn=_device_setter.byte_size_load_fn,
 )
 
 rnn = types.SimpleNamespace(
@@ -29,7 +36,7 @@ rnn = types.SimpleNamespace(
 # graphlab compares with either. Its name stands in (graphlab.framework.omitted), and using it raises
 # UnimplementedError saying so, with the TF 2 spelling where one exists, instead of an AttributeError.
 _WHY = ("tf.contrib was removed in TensorFlow 2; graphlab keeps only tf.contrib.rnn (the cells of "
-        "tf.nn.rnn_cell) and tf.contrib.framework's checkpoint readers")
+        "tf.nn.rnn_cell), tf.contrib.framework's checkpoint readers and tf.contrib.training's ps load balancing")
 _INSTEAD = {
     "layers": "tf.layers (flatten, dense, conv2d, batch_normalization ...) and tf.nn take its place; "
               "xavier_initializer() is tf.glorot_uniform_initializer(), l2_regularizer(scale) is "

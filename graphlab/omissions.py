@@ -10,6 +10,9 @@ from graphlab.framework.omitted import omit_all
 _GPU = "graphlab runs every op with numpy on the CPU: there are no GPUs or TPUs to target"
 _TPU = "TPUs and the XLA/MLIR compilers have no counterpart in a numpy engine"
 _DIST = "graphlab runs one process: there are no clusters, servers, replicas or distribution strategies"
+_SERVER = ("graphlab runs one process and starts no TensorFlow servers: build the cluster's graph here "
+           "(tf.train.ClusterSpec, tf.device(tf.train.replica_device_setter(...))), export it with its checkpoint, and "
+           "run it on a real TensorFlow cluster that `graphlab cluster` starts on this machine (see lesson 11)")
 _QUANT = ("quantized arithmetic (qint8 ops, quantizing, fake-quant training) is an inference optimisation graphlab "
           "does not model; it only reads quantized weights back, with tf.dequantize")
 _EAGER = "graphlab teaches TF1 graph mode: eager execution and TF2's tf.function/GradientTape are not part of it"
@@ -74,7 +77,10 @@ OMISSIONS = {
         ("RaggedFeature", _RAGGED),
     ],
     "tf.train": [
-        ("Server ClusterSpec ClusterDef JobDef ServerDef replica_device_setter SyncReplicasOptimizer", _DIST),
+        ("Server ServerDef", _SERVER),
+        ("SyncReplicasOptimizer", _DIST + " (its ConditionalAccumulators gather the replicas' gradients on the parameter "
+                                  "servers: build it in the TensorFlow workers of the hand-off, `graphlab cluster`, "
+                                  "lesson 11)"),
         ("Checkpoint CheckpointManager CheckpointOptions", _TF2_CKPT),
         ("sdca_fprint sdca_optimizer sdca_shrink_l1", _SDCA),
         ("do_quantize_training_on_graphdef", _QUANT),

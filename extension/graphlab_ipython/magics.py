@@ -58,7 +58,9 @@ def _view_arguments(fn):
             argument("--collapse", default=None, help="what to collapse: none, bookkeeping (gradients, save, initializers, optimizer scopes) "
                      "or scope names, comma separated"),
             argument("--no-series", dest="group_series", action="store_false", default=None,
-                     help="do not group repeated series (x_1, x_2, ...)")]):
+                     help="do not group repeated series (x_1, x_2, ...)"),
+            argument("--color-by", dest="color_by", choices=["device"], default=None,
+                     help="device: fill each op with the colour of its job and task (ps, worker ...)")]):
         fn = arg(fn)
     return fn
 
@@ -132,7 +134,8 @@ class GraphMagics(Magics):
             print("graphlab: stopped %d live view%s." % (stopped, "" if stopped == 1 else "s"))
             return None
         graph = self._graph_named(args.name)
-        options = dict(scope=args.scope, depth=args.depth, collapse=args.collapse, group_series=args.group_series)
+        options = dict(scope=args.scope, depth=args.depth, collapse=args.collapse, group_series=args.group_series,
+                       color_by=args.color_by)
         self._check_view(graph, args.scope, args.collapse)
         if args.live:
             if not live.has_widget_frontend(self.shell):
@@ -193,7 +196,7 @@ class GraphMagics(Magics):
         feeds = [self._fed_tensor(self._element(graph, f.strip()), f.strip())
                  for group in args.feed for f in group.split(",") if f.strip()]
         return _drawn(drawing.draw, graph, fetches=fetches, feeds=feeds or None, scope=args.scope, depth=args.depth,
-                            collapse=args.collapse, group_series=args.group_series)
+                            collapse=args.collapse, group_series=args.group_series, color_by=args.color_by)
 
     @staticmethod
     def _fed_tensor(element, text):

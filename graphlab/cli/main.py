@@ -16,6 +16,7 @@ SUBCOMMANDS = [
     ("saved-model", "saved_model_cli", "show or run a SavedModel's signatures (as TF's saved_model_cli)"),
     ("transform", "transform", "rewrite a GraphDef with TF's graph transforms (strip_unused_nodes, ...)"),
     ("serve", "serve", "serve a SavedModel over TF Serving's REST API"),
+    ("cluster", "cluster", "run a TF1 worker script on a real TensorFlow cluster (ps + workers) on this machine"),
 ]
 
 

@@ -152,3 +152,30 @@ def apply_device_functions(stack, op):
         if entry.is_null:
             break
         op._device = entry.merge(op)
+
+
+def place_imported(graph, ops_and_devices):
+    """Devices of ops just imported from a GraphDef, as TF's importer sets them: an op's own device from the
+    file is the innermost ``tf.device`` block, under the blocks open around the import (so a
+    ``replica_device_setter`` around ``import_meta_graph`` fills what the file left open); an op colocated
+    with others (a ``_class`` attr) takes instead the device of the first of them that has one."""
+    colocated = []
+    for op, device in ops_and_devices:
+        op._device = ""
+        classes = op._attrs.get("_class")
+        classes = classes if isinstance(classes, (list, tuple)) else ()
+        names = [c[5:] for c in classes if isinstance(c, str) and c.startswith("loc:@")]
+        if names:
+            colocated.append((op, names))
+            continue
+        try:
+            apply_device_functions(graph._device_stack + ([_DeviceEntry(device)] if device else []), op)
+        except ValueError as e:
+            raise ValueError("Cannot import node '%s': its device %r is not a device: %s" % (op.name, device, e)) \
+                from None
+    for op, names in colocated:
+        for name in names:
+            target = graph._get_operation_or_none(name)
+            if target is not None and target.device:
+                op._device = target.device
+                break

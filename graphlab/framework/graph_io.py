@@ -15,6 +15,7 @@ import numpy as np
 from graphlab.formats.atomic import write_atomic
 from graphlab.formats import dtypes_map
 from graphlab.formats.errors import DataLossError, data_loss
+from graphlab.framework import device_spec
 from graphlab.framework.graph import strip_name_scope as _strip
 from graphlab.formats.protos import (attr_value_pb2, graph_def_pb2, node_def_pb2, tensor_pb2,
                                      tensor_shape_pb2, types_pb2, variable_pb2)
@@ -498,12 +499,13 @@ def _add_imported_op(graph, op_type, name, grouped, attrs, control_inputs):
                                  % (arg.name, name, op_type, t.name))
             if arg.type_attr and arg.type_attr not in attrs and not arg.list_attr:
                 attrs[arg.type_attr] = t.dtype.base_dtype
-    saved = graph._name_stack
-    graph._name_stack = ""
+    # devices are set once the whole GraphDef is in (device_spec.place_imported), as TF's importer does
+    saved = graph._name_stack, graph._device_stack
+    graph._name_stack, graph._device_stack = "", []
     try:
         op = graph._add_op(op_type, name, flat, attrs, control_inputs)
     finally:
-        graph._name_stack = saved
+        graph._name_stack, graph._device_stack = saved
     try:
         specs = opdef.outputs(op)
     except Exception as e:  # noqa: BLE001  (any attr a file got wrong: one clear error naming the node)
@@ -628,6 +630,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         back_edges.extend((created[nd.name], i, src, index) for i, src, index in deferred)
     for merge_op, i, src, index in back_edges:
         merge_op._update_input(i, lookup(src, index, False, merge_op.name))
+    device_spec.place_imported(graph, [(created[nd.name], nd.device) for nd in graph_def.node if nd.name in created])
     unused = [k for k in input_map if k not in used_keys and k.split(":")[0].lstrip("^") not in created]
     if unused:
         raise ValueError("Attempted to map inputs that were not found in graph_def: [%s]" % ", ".join(unused))

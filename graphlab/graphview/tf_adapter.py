@@ -68,6 +68,7 @@ class TFOp:
 
     name = property(lambda self: self._name)
     type = property(lambda self: self._type)
+    device = property(lambda self: self._tf.device)   # "/job:ps/task:0" ... (the lints, the device colours)
 
     @property
     def _inputs(self):

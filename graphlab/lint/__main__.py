@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from graphlab.lint import checks
+from graphlab.lint import checks, cluster
 from graphlab.lint.report import lint_graph
 
 
@@ -32,6 +32,8 @@ def main(argv=None):
     tf_graph = graphview.tf_default_graph()      # only when the script imported TensorFlow
     if tf_graph is not None:
         findings += lint_graph(tf_graph, ns.op_growth, ns.large_const)
+    with open(ns.script, encoding="utf-8", errors="replace") as f:     # a cluster program's session mistakes
+        findings += ["%s: %s" % (m.where, m.message) for m in cluster.session_mistakes(f.read(), ns.script)]
     for line in findings:
         print(line)
     del code, namespace

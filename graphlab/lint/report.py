@@ -3,7 +3,7 @@ once to a finished graph. Duplicates are found across provenance tags when ops c
 run), else across the whole graph (identical subgraphs built twice)."""
 import collections
 
-from graphlab.lint import checks
+from graphlab.lint import checks, cluster
 from graphlab.lint.structural import StructuralHasher
 
 
@@ -36,4 +36,6 @@ def lint_graph(graph, op_growth=checks.DEFAULT_OP_GROWTH, large_const=checks.DEF
         lines.append("%s embeds constant %s: shape %s, %s, %s" % (
             checks.where(c.source_line), c.op.name, list(c.shape), getattr(c.dtype, "name", c.dtype),
             checks.human_bytes(c.nbytes)))
+    for f in cluster.variables_off_ps(graph):
+        lines.append("%s%s" % (checks.where(f.where) + " " if f.where else "", f.message))
     return lines

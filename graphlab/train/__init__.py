@@ -49,6 +49,9 @@ from graphlab.train.input import maybe_batch_join, maybe_shuffle_batch_join  # n
 from graphlab.train.learning_rate import noisy_linear_cosine_decay  # noqa: E402
 from graphlab.train.warm_starting import VocabInfo, init_from_checkpoint, warm_start  # noqa: E402
 from graphlab.train.supervisor import Supervisor  # noqa: E402
+from graphlab.train.cluster_spec import ClusterSpec  # noqa: E402
+from graphlab.formats.protos.cluster_pb2 import ClusterDef, JobDef  # noqa: E402
+from graphlab.train.device_setter import replica_device_setter  # noqa: E402
 
 from graphlab import omissions as _omissions  # noqa: E402
 _omissions.install(globals(), "tf.train")

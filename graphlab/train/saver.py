@@ -321,9 +321,8 @@ def _build_saver_ops(graph, names_to_vars, name, filename, max_to_keep, keep_hou
         if sharded:
             shard = control_flow_ops.group(*assigns, name="restore_shard")
             restore_op = control_flow_ops.group(shard, name="restore_all")
-        else:
-            with graph.control_dependencies(assigns):
-                restore_op = control_flow_ops.no_op(name="restore_all")
+        else:   # tf.group: on a cluster graph, one NoOp per device of the assigns (as TF)
+            restore_op = control_flow_ops.group(*assigns, name="restore_all")
     return saver_pb2.SaverDef(filename_tensor_name=filename_tensor.name, save_tensor_name=save_tensor.name,
                               restore_op_name=restore_op.name, max_to_keep=max_to_keep, sharded=sharded,
                               keep_checkpoint_every_n_hours=keep_hours, version=saver_pb2.SaverDef.V2)

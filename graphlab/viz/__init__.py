@@ -15,6 +15,8 @@ upto_op_count=None)`` returns a ``RenderResult`` (``.dot``, ``.svg()``, ``.save(
   state; ``run_metadata``: per-op times of a traced run.
 - ``max_nodes``: past this many boxes, deeper scope levels are collapsed (then same-type ops grouped); the
   caption says so. ``upto_op_count`` (alias ``ops_limit``): the graph as it was after its first N ops.
+- ``color_by="device"``: fill each box with the colour of its job and task (ps tasks warm, workers cool),
+  mark the variables that live on a ps task, and add a legend to the caption (viz/devices.py).
 """
 from graphlab.framework import graph as _graph_mod
 from graphlab.viz.render import render

@@ -212,7 +212,9 @@ def _feeds_active(fed, dst, overlay):
     return any(m.name in overlay.active and any(t.name in names for t in m._inputs) for m in dst.members)
 
 
-def to_dot(layout, overlay, caption, show_shapes=True, rankdir="TB"):
+def to_dot(layout, overlay, caption, show_shapes=True, rankdir="TB", node_hook=None):
+    """DOT text; ``node_hook(unit, attrs)``, when given, may restyle each box after the usual styling
+    (``render(color_by="device")`` fills boxes by device with one)."""
     out = ['digraph graphlab {',
            '  graph %s;' % _attrs({"rankdir": rankdir, "nodesep": "0.25", "ranksep": "0.35", "fontname":
                                   "Helvetica", "fontsize": "10", "labelloc": "t", "labeljust": "l",
@@ -240,7 +242,7 @@ def to_dot(layout, overlay, caption, show_shapes=True, rankdir="TB"):
             children.setdefault(parent, []).append(c)
             c = parent
     types = {m.name: m.type for u in layout.units for m in u.members}
-    _emit(out, root, children, units_in, layout, overlay, show_shapes, "  ", types)
+    _emit(out, root, children, units_in, layout, overlay, show_shapes, "  ", types, node_hook)
     by_id = {u.id: u for u in layout.units}
     for (src, dst, kind), items in layout.edges.items():
         attrs = edge_attrs(by_id[src], by_id[dst], kind, items, overlay, show_shapes)
@@ -249,9 +251,12 @@ def to_dot(layout, overlay, caption, show_shapes=True, rankdir="TB"):
     return "\n".join(out) + "\n"
 
 
-def _emit(out, path, tree, units_in, layout, overlay, show_shapes, indent, types):
+def _emit(out, path, tree, units_in, layout, overlay, show_shapes, indent, types, node_hook=None):
     for u in units_in.get(path, ()):
-        out.append("%s%s %s;" % (indent, quote(u.id), _attrs(node_attrs(u, overlay, show_shapes))))
+        attrs = node_attrs(u, overlay, show_shapes)
+        if node_hook is not None:
+            node_hook(u, attrs)
+        out.append("%s%s %s;" % (indent, quote(u.id), _attrs(attrs)))
     for child in tree.get(path, ()):
         leaf = _leaf(child, path)
         style = {"label": leaf, "tooltip": child, "style": "rounded,filled", "fillcolor": "#f8fafc",
@@ -266,5 +271,5 @@ def _emit(out, path, tree, units_in, layout, overlay, show_shapes, indent, types
             style["tooltip"] = "%s: a %s frame; its ops run once per iteration" % (child, loop)
         out.append("%ssubgraph %s {" % (indent, quote("cluster_" + child)))
         out.append("%s  graph %s;" % (indent, _attrs(style)))
-        _emit(out, child, tree, units_in, layout, overlay, show_shapes, indent + "  ", types)
+        _emit(out, child, tree, units_in, layout, overlay, show_shapes, indent + "  ", types, node_hook)
         out.append("%s}" % indent)

@@ -1,6 +1,6 @@
 """``render``: view -> grouping -> overlay -> DOT, with a summary of every simplification made."""
 from graphlab import graphview
-from graphlab.viz import dot as dot_mod
+from graphlab.viz import devices as devices_mod, dot as dot_mod
 from graphlab.graphview import nodes as view_mod
 from graphlab.viz import grouping, overlay as overlay_mod
 from graphlab.viz.result import RenderResult
@@ -20,8 +20,9 @@ def make_view(graph_or_graph_def, upto_op_count=None):
 
 def render(graph_or_graph_def=None, fetches=None, feeds=None, scope=None, depth=None, collapse="bookkeeping",
            expand=(), group_series=True, hide=(), show_shapes=True, session=None, run_metadata=None,
-           max_nodes=200, upto_op_count=None, ops_limit=None, rankdir="TB"):
-    """Draw a graph (default: the default graph) as DOT, ready to become SVG. See the package docstring."""
+           max_nodes=200, upto_op_count=None, ops_limit=None, rankdir="TB", color_by=None):
+    """Draw a graph (default: the default graph) as DOT, ready to become SVG. See the package docstring.
+    ``color_by="device"`` fills each box with the colour of its job and task (viz/devices.py)."""
     if graph_or_graph_def is None:
         if session is not None:
             graph_or_graph_def = session.graph
@@ -36,7 +37,15 @@ def render(graph_or_graph_def=None, fetches=None, feeds=None, scope=None, depth=
     overlay = overlay_mod.build(view, fetches, feeds, session, run_metadata)
     info = _info(view, layout, overlay, max_nodes)
     summary = _summary(info, layout, overlay, view)
-    text = dot_mod.to_dot(layout, overlay, "\n".join(summary), show_shapes=show_shapes, rankdir=rankdir)
+    hook = None
+    if color_by == "device":
+        hook = devices_mod.DeviceColours(view)
+        summary.append(hook.legend())
+        info["devices"] = dict(hook.colours)
+    elif color_by is not None:
+        raise ValueError("color_by is 'device' or None, not %r" % (color_by,))
+    text = dot_mod.to_dot(layout, overlay, "\n".join(summary), show_shapes=show_shapes, rankdir=rankdir,
+                          node_hook=hook)
     return RenderResult(text, summary, info)
 
 

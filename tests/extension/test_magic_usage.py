@@ -134,3 +134,18 @@ def test_live_view_draws_into_widget_state_and_stops(loaded, monkeypatch):
     assert watcher_of(loaded.ip).listeners == []
     loaded.run("w = %graph --live")
     assert "stopped 1 live view" in loaded.run("%graph --stop").stdout
+
+
+def test_graph_and_subgraph_colour_by_device(loaded):
+    loaded.run("with tf.device(tf.train.replica_device_setter(ps_tasks=1, worker_device='/job:worker/task:0')):\n"
+               "    x = tf.placeholder(tf.float32, [None, 2], name='x')\n"
+               "    w = tf.Variable(tf.ones([2, 1]), name='w')\n"
+               "    y = tf.matmul(x, w, name='y')\n")
+    for magic in ("%graph --color-by device", "%subgraph y --color-by device"):
+        cell = loaded.run("r = " + magic)
+        assert cell.result.success, cell.result.error_in_exec
+        result = loaded.ip.user_ns["r"]
+        assert result.summary[-1] == "devices: ps:0 orange, worker:0 blue (no device: white)", magic
+        assert "on ps:0" in result.dot
+    line = usage_error(loaded.run("%graph --color-by job"))
+    assert "invalid choice: 'job'" in line
