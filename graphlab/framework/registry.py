@@ -676,7 +676,7 @@ def _python_number(value, kind, dtype):
 
 def _strings(value):
     arr = np.asarray(value, dtype=object)
-    flat = [v.encode("utf-8") if isinstance(v, str) else bytes(v) if not isinstance(v, bytes) else v
+    flat = [v.encode("utf-8", "surrogateescape") if isinstance(v, str) else bytes(v) if not isinstance(v, bytes) else v
             for v in arr.reshape(-1)]
     out = np.empty(len(flat), dtype=object)
     out[:] = flat
