@@ -95,7 +95,12 @@ def register_op(op_type, inputs=(), outputs=None, kernel=None, grad=None, statef
         raise ValueError("Op type %r is registered twice" % op_type)
     opdef = OpDef(op_type, inputs, outputs, kernel, grad, stateful, doc)
     _REGISTRY[op_type] = opdef
+    for hook in REGISTRATION_HOOKS:
+        hook(opdef)
     return opdef
+
+
+REGISTRATION_HOOKS = []     # hook(opdef) for every op type registered (state_ops: use_locking on ref updates)
 
 
 def register_gradient(op_type):
