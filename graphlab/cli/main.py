@@ -63,7 +63,7 @@ _FILE_ERRORS = (OSError, ValueError, KeyError, RuntimeError, TypeError, EOFError
 
 
 def main(argv=None):
-    from graphlab.framework.errors import OpError
+    from graphlab.formats.errors import OpError
     _bytes_safe_output()
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -12,6 +12,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, registry, tensor_shape
 from graphlab.framework import graph as graph_mod
+from graphlab.formats import dtypes_map
 from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
 from graphlab.framework.registry import (NOT_DIFFERENTIABLE, build_op, const_value, constant, convert_to_tensor,
@@ -43,7 +44,6 @@ def _unmaterializable(value):
 def _const_kernel(ctx):
     value = ctx.attrs["value"]
     if _unmaterializable(value):
-        from graphlab.formats import dtypes_map
         field = _VAL_FIELD.get(value.dtype.kind, "int64_val" if value.dtype.itemsize == 8 else "int_val")
         if isinstance(field, dict):
             field = field.get(value.dtype.itemsize, "float_val")

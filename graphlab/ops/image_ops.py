@@ -14,6 +14,7 @@ import numpy as np
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.ops import gif_frames
 
 last_file = threading.local()     # set by the readers and ReadFile: where the bytes being decoded came from
 
@@ -247,7 +248,6 @@ def _check_jpeg_size(ctx, data, channels):
 
 
 def _decode_gif(ctx, data, first_only=False):
-    from graphlab.ops import gif_frames
     try:
         return gif_frames.compose(data, first_only)
     except gif_frames.GifError as e:

@@ -25,7 +25,7 @@ CHILD = r'''
 import io, json, random, resource, struct, sys, zlib, tempfile, os, traceback
 import numpy as np
 import graphlab as tf
-from graphlab.framework.errors import OpError
+OpError = tf.errors.OpError
 from graphlab.serving import json_tensor
 from graphlab.serving.status import ServingError
 from PIL import Image
