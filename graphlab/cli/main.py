@@ -35,7 +35,37 @@ def build_parser():
     return parser
 
 
+def _write_path_bytes(error):
+    """Encoding error handler for the command's output: a character the stream's encoding cannot hold is
+    written as the bytes the file system gave for it (a path's undecodable bytes come back as they were), so
+    printing a valid non-UTF-8 path never fails after the work is done, whatever the locale."""
+    import os
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    chunk = error.object[error.start:error.end]
+    return b"".join(os.fsencode(c) if not 0xD800 <= ord(c) < 0xDC80 and not 0xDD00 <= ord(c) < 0xE000
+                    else c.encode("utf-8", "backslashreplace") for c in chunk), error.end
+
+
+def _bytes_safe_output():
+    import codecs
+    codecs.register_error("graphlab-path-bytes", _write_path_bytes)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="graphlab-path-bytes")
+        except (AttributeError, ValueError):  # not a TextIOWrapper (captured by a test, a notebook)
+            pass
+
+
+# A bad file, path or argument ends in one line naming it and exit status 2: these are the errors loaders
+# raise for that (graphlab's own OpErrors such as DataLossError carry a .message naming the file).
+_FILE_ERRORS = (OSError, ValueError, KeyError, RuntimeError, TypeError, EOFError, LookupError, OverflowError,
+                MemoryError, RecursionError, UnicodeError, SyntaxError)
+
+
 def main(argv=None):
+    from graphlab.formats.errors import OpError
+    _bytes_safe_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -46,10 +76,11 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("graphlab %s: interrupted" % args._name, file=sys.stderr)
         return 130
-    except (OSError, ValueError, KeyError, RuntimeError, TypeError) as e:
-        # graphlab's own errors (NotFoundError, DataLossError, ...) carry a .message naming the file
-        text = getattr(e, "message", None) or str(e)
-        print("graphlab %s: error: %s" % (args._name, text), file=sys.stderr)
+    except (OpError,) + _FILE_ERRORS as e:
+        text = getattr(e, "message", None) or str(e) or type(e).__name__
+        if isinstance(e, (MemoryError, RecursionError)):
+            text = "%s while reading the input (is it a hostile or corrupt file?)" % type(e).__name__
+        print("graphlab %s: error: %s" % (args._name, text.split("\n\t [[")[0].replace("\n", " ")), file=sys.stderr)
         return 2
 
 

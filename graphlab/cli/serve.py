@@ -21,6 +21,8 @@ def add_arguments(p):
                    help="how often to look for new versions (default %(default)s)")
     p.add_argument("--rest_api_max_body_mb", type=float, default=64,
                    help="refuse request bodies larger than this (default %(default)s MiB)")
+    p.add_argument("--rest_api_timeout_in_ms", type=int, default=30000,
+                   help="a request body not received within this time ends its connection (default %(default)s)")
 
 
 def run(args):
@@ -46,5 +48,6 @@ def run(args):
             log("Version %d of %s did not load%s; waiting for a loadable version" % (
                 versions[-1], args.model_name, (": " + state[2]) if state and state[2] else ""))
     rest.run(model, args.rest_api_port, args.rest_api_host, args.file_system_poll_wait_seconds,
-             int(args.rest_api_max_body_mb * (1 << 20)), print_fn=log)
+             int(args.rest_api_max_body_mb * (1 << 20)), print_fn=log,
+             timeout_seconds=args.rest_api_timeout_in_ms / 1000.0)
     return 0

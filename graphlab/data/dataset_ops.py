@@ -17,10 +17,29 @@ _RESOURCE = [(dtypes.resource, tensor_shape.SCALAR)]
 
 
 class _Source:
-    """A dataset's run-time value: ``elements(session)`` yields tuples of numpy arrays."""
+    """A dataset's run-time value: ``elements(session)`` yields tuples of numpy arrays (or _Failed)."""
 
     def __init__(self, elements):
         self.elements = elements
+
+
+class _Failed:
+    """An element whose making failed (a map function's error, a filter predicate's ...). As in TF, the error
+    travels in the element's place: IteratorGetNext raises it for that element, and the next call goes on
+    with the elements after it. Each transformation passes it on as TF's does (batch drops its partial batch,
+    take and skip do not count it)."""
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+
+def _run_or_fail(fn, session, args):
+    """The function's outputs for one element, or _Failed holding its error."""
+    try:
+        return tuple(fn.run(session, args))
+    except Exception as e:  # noqa: BLE001 (any error of the element's computation belongs to that element)
+        return _Failed(e)
 
 
 def _scalar(v):
@@ -135,9 +154,8 @@ def _map_kernel(ctx, source, *rest, parallel=1):
 
     def elements(session):
         if parallel in (0, 1) or not _is_stateless(fn):
-            run = fn.run
             for element in source.elements(session):
-                yield tuple(run(session, element + extra))
+                yield element if type(element) is _Failed else _run_or_fail(fn, session, element + extra)
             return
         yield from _ahead(session, fn, source.elements(session), extra,
                           POOL_THREADS if parallel < 0 else min(parallel, POOL_THREADS))
@@ -164,12 +182,14 @@ def _ahead(session, fn, upstream, extra, ahead):
             except Exception as e:      # the input's error comes after the elements before it
                 exhausted, failure = True, e
                 break
-            pending.append(pool.submit(fn.run, session, element + extra))
+            pending.append(element if type(element) is _Failed else
+                           pool.submit(_run_or_fail, fn, session, element + extra))
         if not pending:
             if failure is not None:
                 raise failure
             return
-        yield tuple(pending.popleft().result())
+        head = pending.popleft()
+        yield head if type(head) is _Failed else head.result()
 
 
 def _filter_kernel(ctx, source, *rest):
@@ -177,8 +197,13 @@ def _filter_kernel(ctx, source, *rest):
 
     def elements(session):
         for element in source.elements(session):
-            (keep,) = fn.run(session, element + extra)
-            if bool(keep):
+            if type(element) is _Failed:
+                yield element
+                continue
+            keep = _run_or_fail(fn, session, element + extra)
+            if type(keep) is _Failed:
+                yield keep
+            elif bool(keep[0]):
                 yield element
     return _Source(elements)
 
@@ -191,6 +216,10 @@ def _batch_kernel(ctx, source, batch_size, drop_remainder):
     def elements(session):
         batch = []
         for element in source.elements(session):
+            if type(element) is _Failed:  # TF's batch returns the error and drops the elements it had
+                batch = []
+                yield element
+                continue
             batch.append(element)
             if len(batch) == size:
                 yield tuple(np.stack(parts) for parts in zip(*batch))
@@ -228,6 +257,10 @@ def _padded_batch_kernel(ctx, source, batch_size, *rest):
     def elements(session):
         batch = []
         for element in source.elements(session):
+            if type(element) is _Failed:
+                batch = []
+                yield element
+                continue
             batch.append(element)
             if len(batch) == size:
                 yield tuple(pad(p, s, v) for p, s, v in zip(zip(*batch), shapes, values))
@@ -267,6 +300,9 @@ def _shuffle_kernel(ctx, source, buffer_size, seed, seed2):
             epoch[0] += 1
         buffer = []
         for element in source.elements(session):
+            if type(element) is _Failed:  # returned at once while the buffer fills, as TF's shuffle
+                yield element
+                continue
             buffer.append(element)
             if len(buffer) == size:
                 i = int(rng.integers(len(buffer)))
@@ -299,10 +335,15 @@ def _take_kernel(ctx, source, count):
     count = _scalar(count)
 
     def elements(session):
-        for i, element in enumerate(source.elements(session)):
-            if 0 <= count <= i:
-                return
+        if count == 0:
+            return
+        taken = 0
+        for element in source.elements(session):
             yield element
+            if type(element) is not _Failed:  # an error is not one of the count (TF's take)
+                taken += 1
+                if 0 <= count <= taken:
+                    return
     return _Source(elements)
 
 
@@ -310,16 +351,20 @@ def _skip_kernel(ctx, source, count):
     count = _scalar(count)
 
     def elements(session):
-        for i, element in enumerate(source.elements(session)):
-            if count < 0 or i >= count:
-                yield element
+        skipped = 0
+        for element in source.elements(session):
+            if type(element) is _Failed or count < 0 or skipped >= count:
+                yield element           # an error while skipping is returned, and not counted (TF's skip)
+            else:
+                skipped += 1
     return _Source(elements)
 
 
 def _zip_kernel(ctx, *sources):
     def elements(session):
         for parts in zip(*[s.elements(session) for s in sources]):
-            yield tuple(v for part in parts for v in part)
+            failed = next((p for p in parts if type(p) is _Failed), None)
+            yield failed if failed is not None else tuple(v for part in parts for v in part)
     return _Source(elements)
 
 
@@ -335,8 +380,11 @@ def _flat_map_kernel(ctx, source, *rest):
 
     def elements(session):
         for element in source.elements(session):
-            (inner,) = fn.run(session, element + extra)
-            yield from inner.elements(session)
+            made = element if type(element) is _Failed else _run_or_fail(fn, session, element + extra)
+            if type(made) is _Failed:
+                yield made
+                continue
+            yield from made[0].elements(session)
     return _Source(elements)
 
 
@@ -351,19 +399,28 @@ def _interleave_kernel(ctx, source, *rest):
         while True:
             while not exhausted and len(active) < cycle:
                 try:
-                    (inner,) = fn.run(session, next(outer) + extra)
-                    active.append(inner.elements(session))
+                    element = next(outer)
                 except StopIteration:
                     exhausted = True
+                    break
+                made = element if type(element) is _Failed else _run_or_fail(fn, session, element + extra)
+                if type(made) is _Failed:  # that input element is used up; the cycle goes on without it
+                    yield made
+                    continue
+                active.append(made[0].elements(session))
             if not active:
                 return
             for it in list(active):
-                for _ in range(block):
+                given = 0
+                while given < block:
                     try:
-                        yield next(it)
+                        element = next(it)
                     except StopIteration:
                         active.remove(it)
                         break
+                    yield element
+                    if type(element) is not _Failed:  # an error keeps the cycle's position (TF's interleave)
+                        given += 1
     return _Source(elements)
 
 
@@ -386,7 +443,8 @@ def _cache_kernel(ctx, source, filename):
             return
         seen = []
         for element in source.elements(session):
-            seen.append(element)
+            if type(element) is not _Failed:
+                seen.append(element)
             yield element
         kept[id(session)] = seen          # only a complete first pass is kept, as TF's memory cache
     return _Source(elements)
@@ -402,15 +460,23 @@ def _shard_kernel(ctx, source, num_shards, index):
                                    % (n - 1, i))
 
     def elements(session):
-        for k, element in enumerate(source.elements(session)):
+        k = 0
+        for element in source.elements(session):
+            if type(element) is _Failed:  # passed on and not counted, as TF's shard
+                yield element
+                continue
             if k % n == i:
                 yield element
+            k += 1
     return _Source(elements)
 
 
 def _unbatch_kernel(ctx, source):
     def elements(session):
         for element in source.elements(session):
+            if type(element) is _Failed:
+                yield element
+                continue
             parts = [np.asarray(c) for c in element]
             sizes = {p.shape[0] if p.ndim else None for p in parts}
             if None in sizes or len(sizes) != 1:
@@ -552,6 +618,8 @@ def _get_next_kernel(ctx, state):
             if not isinstance(e, KeyboardInterrupt):
                 state.pending = None
             raise
+    if type(element) is _Failed:  # this element's error; the iterator goes on with the next one
+        raise element.error
     return element[0] if len(element) == 1 else tuple(element)
 
 

@@ -95,7 +95,12 @@ def register_op(op_type, inputs=(), outputs=None, kernel=None, grad=None, statef
         raise ValueError("Op type %r is registered twice" % op_type)
     opdef = OpDef(op_type, inputs, outputs, kernel, grad, stateful, doc)
     _REGISTRY[op_type] = opdef
+    for hook in REGISTRATION_HOOKS:
+        hook(opdef)
     return opdef
+
+
+REGISTRATION_HOOKS = []     # hook(opdef) for every op type registered (state_ops: use_locking on ref updates)
 
 
 def register_gradient(op_type):
@@ -676,7 +681,7 @@ def _python_number(value, kind, dtype):
 
 def _strings(value):
     arr = np.asarray(value, dtype=object)
-    flat = [v.encode("utf-8") if isinstance(v, str) else bytes(v) if not isinstance(v, bytes) else v
+    flat = [v.encode("utf-8", "surrogateescape") if isinstance(v, str) else bytes(v) if not isinstance(v, bytes) else v
             for v in arr.reshape(-1)]
     out = np.empty(len(flat), dtype=object)
     out[:] = flat

@@ -23,11 +23,26 @@ def main(argv=None):
     sys.argv = [ns.script] + ns.args
     # run as runpy does, but keep the script's code object (and so every function's code) alive while linting:
     # TF's op tracebacks, where a TF op's creating line comes from, point into it without owning it
-    with open(ns.script, "rb") as f:
-        code = compile(f.read(), ns.script, "exec")
+    try:
+        with open(ns.script, "rb") as f:
+            code = compile(f.read(), ns.script, "exec")
+    except (SyntaxError, ValueError) as e:  # a binary or broken file: one line naming it, not a traceback
+        where = " (line %d)" % e.lineno if getattr(e, "lineno", None) else ""
+        print("%s: not a Python script%s: %s" % (ns.script, where, getattr(e, "msg", None) or e), file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("%s: cannot read the script: %s" % (ns.script, e.strerror or e), file=sys.stderr)
+        return 2
     namespace = {"__name__": "__main__", "__file__": ns.script, "__builtins__": __builtins__}
     sys.path.insert(0, os.path.dirname(os.path.abspath(ns.script)))
-    exec(code, namespace)
+    try:
+        exec(code, namespace)
+    except Exception as e:  # the script's own error: one line naming its file and line, as the command does
+        import traceback
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == ns.script]
+        where = "%s:%d" % (ns.script, frames[-1].lineno) if frames else ns.script
+        print("%s: the script raised %s: %s" % (where, type(e).__name__, str(e).split("\n")[0]), file=sys.stderr)
+        return 2
     findings = lint_graph(graphlab.get_default_graph(), ns.op_growth, ns.large_const)
     tf_graph = graphview.tf_default_graph()      # only when the script imported TensorFlow
     if tf_graph is not None:

@@ -6,21 +6,63 @@ Python function(s).
 import builtins
 import collections
 import functools
+import os
 
 import numpy as np
 
 from graphlab.framework import dtypes, registry, tensor_shape
 from graphlab.framework import graph as graph_mod
+from graphlab.formats import dtypes_map
 from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
 from graphlab.framework.registry import (NOT_DIFFERENTIABLE, build_op, const_value, constant, convert_to_tensor,
                                    register_op, same_as_input)
 
 # ---------------------------------------------------------------------------------------------- Const
+_VAL_FIELD = {"f": {2: "half_val", 4: "float_val", 8: "double_val"}, "b": "bool_val", "O": "string_val",
+              "S": "string_val", "c": {8: "scomplex_val", 16: "dcomplex_val"}}
+
+
+def _unmaterializable(value):
+    """True when a Const stored as one value and a shape (TF's compact TensorProto, here a read-only broadcast)
+    spans more memory than the machine can give: TF's Const fails to build that tensor; so does this one."""
+    if value.size < (1 << 24) or all(value.strides):
+        return False
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        physical = None
+    if physical and value.nbytes > physical:
+        return True
+    try:
+        np.empty(value.shape, value.dtype)  # address space only: no page is touched
+    except (MemoryError, ValueError):
+        return True
+    return False
+
+
+def _const_kernel(ctx):
+    value = ctx.attrs["value"]
+    if _unmaterializable(value):
+        field = _VAL_FIELD.get(value.dtype.kind, "int64_val" if value.dtype.itemsize == 8 else "int_val")
+        if isinstance(field, dict):
+            field = field.get(value.dtype.itemsize, "float_val")
+        one = value.reshape(-1)[0]
+        text = "dtype: %s\ntensor_shape {\n%s}\n%s: %s\n" % (
+            dtypes_map.enum_name(dtypes_map.numpy_to_enum(value.dtype)),
+            "".join("  dim {\n    size: %d\n  }\n" % d for d in value.shape), field,
+            repr(one) if isinstance(one, bytes) else ("%g" % one if value.dtype.kind == "f" else str(one)))
+        raise InvalidArgumentError(None, ctx.op, "Cannot parse tensor from proto: %s(a constant of %s elements, "
+                                   "%d bytes: more than this machine can hold; build it with tf.fill inside the "
+                                   "computation that needs it, or make it smaller)" % (
+                                       text, "x".join(map(str, value.shape)), value.nbytes))
+    return value
+
+
 register_op(
     "Const",
     outputs=lambda op: [(op._attrs["dtype"], tensor_shape.from_tuple(op._attrs["value"].shape))],
-    kernel=lambda ctx: ctx.attrs["value"],
+    kernel=_const_kernel,
     grad=NOT_DIFFERENTIABLE,
     doc="A value embedded in the graph itself (and so in every file the graph is saved to).")
 

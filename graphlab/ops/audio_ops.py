@@ -34,26 +34,89 @@ register_op("EncodeWav", inputs=["audio: float", "sample_rate: int32"],
             grad=NOT_DIFFERENTIABLE, doc="16-bit PCM WAV bytes of [frames, channels] float samples.")
 
 
+class _WavReader:
+    """Reads a WAV header field by field as TF's wav_io does, with its errors for data that ends early."""
+
+    def __init__(self, ctx, data):
+        self.ctx, self.data, self.pos = ctx, data, 0
+
+    def fail(self, *parts):
+        return InvalidArgumentError(None, self.ctx.op, "".join(str(p) for p in parts))
+
+    def skip(self, n):
+        end = self.pos + n
+        if end > len(self.data):
+            raise self.fail("Data too short when trying to read string")
+        self.pos = end
+        return end
+
+    def text(self, n=4):
+        start = self.pos
+        self.skip(n)
+        return self.data[start:self.pos]
+
+    def value(self, fmt):
+        start = self.pos
+        self.skip(struct.calcsize(fmt))
+        return struct.unpack_from(fmt, self.data, start)[0]
+
+    def expect(self, word):
+        found = self.text(len(word))
+        if found != word:
+            raise self.fail("Header mismatch: Expected ", word.decode(), " but found ",
+                            found.decode("latin-1"))
+
+
 def _decode_wav_kernel(ctx, contents):
-    data = bytes(np.asarray(contents, dtype=object).item())
-    if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
-        raise InvalidArgumentError(None, ctx.op, "Header mismatch: Expected RIFF but found %r" % data[:4])
-    pos, channels, rate, samples = 12, None, None, None
-    while pos + 8 <= len(data):
-        chunk, size = struct.unpack("<4sI", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + size]
-        if chunk == b"fmt ":
-            fmt, channels, rate, _, _, bits = struct.unpack("<HHIIHH", body[:16])
-            if fmt != 1 or bits != 16:
-                raise InvalidArgumentError(None, ctx.op, "Can only read 16-bit PCM WAV files (format %d, %d bits)"
-                                           % (fmt, bits))
-        elif chunk == b"data":
-            if channels is None:
-                raise InvalidArgumentError(None, ctx.op, "The fmt chunk must come before the data chunk")
-            samples = np.frombuffer(body[:len(body) // (2 * channels) * 2 * channels], "<i2").reshape(-1, channels)
-        pos += 8 + size + (size & 1)
+    """16-bit PCM only, header fields checked as TF checks them (block align and byte rate must agree with the
+    channels and rate), and a data chunk's size checked against the bytes present before any samples are made:
+    a header claiming 4 GiB over 8 bytes is refused, as is one with more channels than its block align holds."""
+    r = _WavReader(ctx, bytes(np.asarray(contents, dtype=object).item()))
+    r.expect(b"RIFF")
+    r.value("<I")
+    r.expect(b"WAVE")
+    r.expect(b"fmt ")
+    fmt_size = r.value("<I")
+    if fmt_size not in (16, 18):
+        raise r.fail("Bad format chunk size for WAV: Expected 16 or 18, but got", fmt_size)
+    audio_format = r.value("<H")
+    if audio_format != 1:
+        raise r.fail("Bad audio format for WAV: Expected 1 (PCM), but got", audio_format)
+    channels = r.value("<H")
+    if channels < 1:
+        raise r.fail("Bad number of channels for WAV: Expected at least 1, but got ", channels)
+    rate = r.value("<I")
+    bytes_per_second = r.value("<I")
+    block = r.value("<H")
+    bits = r.value("<H")
+    if bits != 16:
+        raise r.fail("Can only read 16-bit WAV files, but received ", bits)
+    expected_block = (bits * channels + 7) // 8
+    if block != expected_block:
+        raise r.fail("Bad bytes per sample in WAV header: Expected ", expected_block, " but got ", block)
+    if bytes_per_second != block * rate:
+        raise r.fail("Bad bytes per second in WAV header: Expected ", block * rate, " but got ", bytes_per_second,
+                     " (sample_rate=", rate, ", bytes_per_sample=", block, ")")
+    if fmt_size == 18:
+        r.pos += 2
+    samples = None
+    while r.pos < len(r.data):
+        chunk = r.text(4)
+        size = r.value("<I")
+        if size > 0x7FFFFFFF:
+            raise r.fail("WAV data chunk '", chunk.decode("latin-1"), "' is too large: ", size,
+                         " bytes, but the limit is ", 0x7FFFFFFF)
+        if chunk == b"data":
+            if samples is not None:
+                raise r.fail("More than one data chunk found in WAV")
+            frames = size // block
+            start = r.pos
+            r.skip(2 * frames * channels)  # the bytes must be there before any buffer is made
+            samples = np.frombuffer(r.data, "<i2", frames * channels, start).reshape(frames, channels)
+        else:
+            r.pos += size
     if samples is None:
-        raise InvalidArgumentError(None, ctx.op, "No data chunk found in WAV")
+        raise r.fail("No data chunk found in WAV")
     audio = samples.astype(np.float32) * np.float32(1.0 / 32768)
     want_channels, want_samples = ctx.attrs["desired_channels"], ctx.attrs["desired_samples"]
     if want_channels > 0 and want_channels != channels:

@@ -14,6 +14,7 @@ import numpy as np
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.ops import gif_frames
 
 last_file = threading.local()     # set by the readers and ReadFile: where the bytes being decoded came from
 
@@ -203,23 +204,88 @@ def _jpeg_as_tf(ctx, data, channels):
     return arr[:, :, None] if arr.ndim == 2 else arr
 
 
+# TF's decode_image_op limits: each side below 2**27 and fewer than 2**29 pixels ("PNG size too large for
+# int"); a JPEG's output bytes below 2**29 (jpeg_mem's "Invalid JPEG data or crop window").
+_SIDE_LIMIT = 1 << 27
+_PIXEL_LIMIT = 1 << 29
+# deflate turns one byte into at most 1032 (RFC 1951's longest match per shortest code): a PNG whose image
+# data is smaller than its rows / 1032 cannot hold them, and is refused before any row buffer exists
+_DEFLATE_MAX_RATIO = 1032
+_PNG_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+
+
+def _check_png_size(ctx, data):
+    """TF's size limits on a PNG's IHDR, then the declared rows against the image data present."""
+    if len(data) < 33 or data[12:16] != b"IHDR" or zlib.crc32(data[12:29]) != struct.unpack_from(">I", data, 29)[0]:
+        return                  # a damaged header: the decoders report it (as libpng checks the CRC first)
+    width, height, depth, colour = struct.unpack_from(">IIBB", data, 16)
+    if (not 0 < width < _SIDE_LIMIT) or (not 0 < height < _SIDE_LIMIT) or width * height >= _PIXEL_LIMIT:
+        raise InvalidArgumentError(None, ctx.op, "PNG size too large for int: %d by %d" % (width, height))
+    compressed, pos = 0, 8
+    while pos + 8 <= len(data):
+        (length,) = struct.unpack_from(">I", data, pos)
+        if data[pos + 4:pos + 8] == b"IDAT":
+            compressed += min(length, len(data) - pos - 8)
+        pos += 12 + length
+    rows = height * (1 + -(-width * depth * _PNG_SAMPLES.get(colour, 4) // 8))
+    if rows > compressed * _DEFLATE_MAX_RATIO + 1024:
+        raise InvalidArgumentError(None, ctx.op, "Invalid PNG data, size %d" % len(data))
+
+
+def _check_jpeg_size(ctx, data, channels):
+    """jpeg_mem's limit on the output a JPEG header asks for, checked before any pixel buffer."""
+    if not data.startswith(b"\xff\xd8\xff"):
+        return
+    import simplejpeg
+    try:
+        height, width, colorspace, _ = simplejpeg.decode_jpeg_header(data)
+    except ValueError:
+        return                               # the decoders report the bad bytes
+    ratio = int(ctx.attrs.get("ratio", 1) or 1)
+    components = channels or {"Gray": 1, "CMYK": 4}.get(colorspace, 3)
+    if -(-width // ratio) * -(-height // ratio) * components >= _PIXEL_LIMIT:
+        raise InvalidArgumentError(None, ctx.op, "jpeg::Uncompress failed. Invalid JPEG data or crop window.")
+
+
+def _decode_gif(ctx, data, first_only=False):
+    try:
+        return gif_frames.compose(data, first_only)
+    except gif_frames.GifError as e:
+        raise InvalidArgumentError(None, ctx.op, "Invalid GIF data (size %d), %s" % (len(data), e)) from None
+
+
 def _decode(kind):
     def kernel(ctx, contents):
         data = _bytes_of(contents)
         wanted = ctx.attrs.get("dtype")
-        out = _jpeg_as_tf(ctx, data, ctx.attrs.get("channels", 0)) if kind in ("jpeg", "png", "any") else None
-        if out is None:
-            # TF turns a PNG into floats by way of its 16-bit pixels (an 8-bit value v becomes v * 257)
-            wide = wanted == dtypes.uint16 or (wanted not in (None, dtypes.uint8) and data.startswith(_PNG_MAGIC))
-            plain = _plain_png_pixels(data) if kind != "gif" and data.startswith(_PNG_MAGIC) else None
-            if plain is not None:
-                out = _channels_of(ctx, plain, ctx.attrs.get("channels", 0), np.uint16 if wide else np.uint8)
-            else:
-                out = _decode_with_pillow(ctx, kind, data, np.uint16 if wide else np.uint8)
-            if out.ndim == 4:                # a GIF's frames
-                return out
-        elif wanted == dtypes.uint16:
-            out = out.astype(np.uint16) * np.uint16(256)     # TF widens a JPEG's 8 bits by 65536 / 256
+        if data.startswith(_PNG_MAGIC) and kind != "gif":
+            _check_png_size(ctx, data)
+        elif kind != "gif":
+            _check_jpeg_size(ctx, data, ctx.attrs.get("channels", 0))
+        is_gif = data[:6] in (b"GIF87a", b"GIF89a")
+        if kind == "gif" and not is_gif and not data.startswith((_PNG_MAGIC, b"\xff\xd8\xff", b"BM")):
+            raise InvalidArgumentError(None, ctx.op, "Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, "
+                                       "BMP, WebP required.")
+        if is_gif and kind in ("gif", "any"):
+            frames = _decode_gif(ctx, data, first_only=not ctx.attrs.get("expand_animations", True))
+            if kind == "gif":
+                return frames
+            out = frames if ctx.attrs.get("expand_animations", True) else _channels_of(
+                ctx, frames[0], ctx.attrs.get("channels", 0))
+        else:
+            out = _jpeg_as_tf(ctx, data, ctx.attrs.get("channels", 0)) if kind in ("jpeg", "png", "any") else None
+            if out is None:
+                # TF turns a PNG into floats by way of its 16-bit pixels (an 8-bit value v becomes v * 257)
+                wide = wanted == dtypes.uint16 or (wanted not in (None, dtypes.uint8) and data.startswith(_PNG_MAGIC))
+                plain = _plain_png_pixels(data) if kind != "gif" and data.startswith(_PNG_MAGIC) else None
+                if plain is not None:
+                    out = _channels_of(ctx, plain, ctx.attrs.get("channels", 0), np.uint16 if wide else np.uint8)
+                else:
+                    out = _decode_with_pillow(ctx, kind, data, np.uint16 if wide else np.uint8)
+                if out.ndim == 4:                # a GIF's frames
+                    return out
+            elif wanted == dtypes.uint16:
+                out = out.astype(np.uint16) * np.uint16(256)     # TF widens a JPEG's 8 bits by 65536 / 256
         if ctx.op.type == "DecodeImage" and wanted not in (None, dtypes.uint8, dtypes.uint16):
             # TF multiplies by the float 1 / max (not a division: the last bit can differ)
             scale = np.float32(1.0 / np.iinfo(out.dtype).max)

@@ -15,7 +15,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
-from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, register_op
+from graphlab.framework.registry import _REGISTRY, NOT_DIFFERENTIABLE, REGISTRATION_HOOKS, build_op, register_op
 
 
 class VariableRef:
@@ -126,11 +126,8 @@ def _assign_kernel(ctx, ref, value):
     dtype = ref.op._attrs["dtype"].as_numpy_dtype
     if ref.value is None and isinstance(value, np.ndarray) and _taken_over(value, dtype):
         ref.value = value           # a restored tensor nothing else holds becomes the buffer
-    elif ctx.attrs.get("use_locking"):   # not in the middle of a locked AssignAdd/AssignSub
-        with ref.lock:
-            ref.write(value)
     else:
-        ref.write(value)
+        ref.write(value)            # with use_locking, under the variable's lock (_locking below)
     return ref
 
 
@@ -160,12 +157,7 @@ def _update_kernel(fn, what):
         fn(current, value, out=current, casting="unsafe")     # in place, as TF's DenseUpdate
         return ref
 
-    def kernel(ctx, ref, value):
-        if ctx.attrs.get("use_locking"):   # TF holds the variable's mutex for the whole update
-            with ref.lock:
-                return update(ctx, ref, value)
-        return update(ctx, ref, value)
-    return kernel
+    return update               # with use_locking, the whole update holds the variable's lock (below)
 
 
 register_op(
@@ -233,3 +225,36 @@ def count_up_to(ref, limit, name=None):
     """``tf.count_up_to``: the variable's value before the increment."""
     ref = getattr(ref, "_variable", ref)
     return build_op("CountUpTo", [ref], attrs={"limit": int(limit)}, name=name, default_name="CountUpTo").outputs[0]
+
+
+# ------------------------------------------------------------------------------------ use_locking
+def _locking(kernel):
+    """The kernel, holding the locks of all its variables (var and slots) for the whole update when the op's
+    use_locking is true, taken in one global order (by id) so two updates never wait on each other: TF's
+    MaybeLockVariableInputMutexesInOrder. Any interleaving of runs then sees each update whole."""
+    def locked(ctx, *args):
+        if not ctx.attrs.get("use_locking"):
+            return kernel(ctx, *args)
+        refs = sorted({id(a): a for a in args if type(a) is VariableRef}.values(), key=id)
+        for ref in refs:
+            ref.lock.acquire()
+        try:
+            return kernel(ctx, *args)
+        finally:
+            for ref in reversed(refs):
+                ref.lock.release()
+    locked.__wrapped__ = kernel
+    return locked
+
+
+def _lock_ref_inputs(opdef):
+    """Give an op type that updates variables by reference (Assign*, Scatter*, Apply*, SparseApply*) the
+    use_locking behaviour; control-flow plumbing of references (Ref*) and IsVariableInitialized take none."""
+    if (opdef.kernel is not None and any(a.is_ref for a in opdef.inputs) and not opdef.type.startswith("Ref")
+            and opdef.type != "IsVariableInitialized" and not hasattr(opdef.kernel, "__wrapped__")):
+        opdef.kernel = _locking(opdef.kernel)
+
+
+for _opdef in list(_REGISTRY.values()):
+    _lock_ref_inputs(_opdef)
+REGISTRATION_HOOKS.append(_lock_ref_inputs)

@@ -15,7 +15,6 @@ is kept for reuse. Values and errors are untouched; only where the memory comes 
 libraries (musl, macOS) are left as they are.
 """
 import ctypes
-import ctypes.util
 import platform
 import threading
 
@@ -41,8 +40,9 @@ def _set_thresholds():
     if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
+        # the process's own symbols (dlopen(NULL)), where glibc already is: ctypes.util.find_library would run
+        # /sbin/ldconfig -p in a subprocess, and running a graph starts no process
+        mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):
         return False
     mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int

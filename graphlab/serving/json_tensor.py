@@ -6,6 +6,7 @@ import base64
 import binascii
 import json
 import math
+import re
 
 import numpy as np
 
@@ -98,6 +99,9 @@ def to_array(value, dtype_name):
         if arr is not None and arr.dtype != object and _fast_ok(arr, kind, np_dtype):
             return arr.astype(np_dtype, copy=False)
     shape = _shape(value)
+    if len(shape) > 64:
+        raise invalid("JSON Value nests lists ", len(shape), " levels deep: a tensor this server feeds has at most "
+                      "64 dimensions (numpy's limit)")
     out = []
     _fill(value, 0, shape, dtype_name, out)
     if kind == "string":
@@ -145,12 +149,94 @@ def _fill(v, level, shape, dtype_name, out):
         _fill(item, level + 1, shape, dtype_name, out)
 
 
+# Deepest nesting a request may have: a TensorShape holds at most 254 dimensions (TF's kMaxDims), inside the
+# request object, its "instances" list and one object per instance. Deeper documents are refused before
+# parsing, so neither the parser nor the checks below recurse without bound.
+MAX_DEPTH = 260
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_DEPTH_STEP = np.zeros(256, np.int8)
+_DEPTH_STEP[list(b"[{")] = 1
+_DEPTH_STEP[list(b"]}")] = -1
+
+
+class _NumberTooBig(ValueError):
+    def __init__(self, text):
+        super().__init__(text)
+        self.text = text
+
+
+def _too_deep(body):
+    """The offset in `body` where nesting first passes MAX_DEPTH, or None. Strings are skipped (a "[" inside
+    one is text), the brackets are counted a megabyte at a time, so a 50 MB body of "[" costs bounded memory."""
+    if body.count(b"[") + body.count(b"{") <= MAX_DEPTH:
+        return None
+    brackets = _STRING.sub(b'""', body).translate(None, _NOT_BRACKET)
+    depth = 0
+    for start in range(0, len(brackets), 1 << 20):
+        steps = _DEPTH_STEP[np.frombuffer(brackets[start:start + (1 << 20)], np.uint8)].astype(np.int32)
+        running = np.cumsum(steps) + depth
+        over = np.flatnonzero(running > MAX_DEPTH)
+        if over.size:
+            # where that bracket sits in the body: the (MAX_DEPTH+1)-th unclosed opener
+            return _offset_of_bracket(body, start + int(over[0]))
+        depth = int(running[-1])
+    return None
+
+
+def _offset_of_bracket(body, k):
+    """The byte offset of the k-th bracket (counting from 0, outside strings) in body."""
+    seen = 0
+    pos = 0
+    for m in _STRING.finditer(body):
+        between = body[pos:m.start()]
+        n = len(between.translate(None, _NOT_BRACKET))
+        if seen + n > k:
+            break
+        seen += n
+        pos = m.end()
+    for i in range(pos, len(body)):
+        if body[i] in b"[]{}":
+            if seen == k:
+                return i
+            seen += 1
+    return len(body)
+
+
+def _number(text):
+    """A JSON number as RapidJSON (TF Serving's parser) reads it: a number beyond double range is refused
+    ("Number too big to be stored in double"), not taken as Infinity; an integer too long for 64 bits is a double."""
+    if "." in text or "e" in text or "E" in text or len(text.lstrip("-")) > 19:
+        value = float(text)
+        if math.isinf(value):
+            raise _NumberTooBig(text)
+        if "." not in text and "e" not in text and "E" not in text:
+            try:
+                as_int = int(text)
+            except ValueError:
+                return value
+            if -(1 << 63) <= as_int < (1 << 64):
+                return as_int
+        return value
+    return int(text)
+
+
 def parse_request(body):
-    """(signature_name, "row"|"columnar", raw value) from a request body (bytes), with TF Serving's errors."""
+    """(signature_name, "row"|"columnar", raw value) from a request body (bytes), with TF Serving's errors.
+    Runs off the server's event loop: a large body costs its parse time on a worker thread."""
     if not body:
         raise invalid("JSON Parse error: The document is empty")
+    deep = _too_deep(body)
+    if deep is not None:
+        raise invalid("JSON Parse error: The document nests arrays and objects more than ", MAX_DEPTH,
+                      " levels deep at offset: ", deep)
     try:
-        doc = json.loads(body)
+        doc = json.loads(body, parse_float=_number, parse_int=_number)
+    except _NumberTooBig as e:
+        offset = _number_offset(body, e.text)
+        raise invalid("JSON Parse error: Number too big to be stored in double. at offset: ", offset) from None
+    except RecursionError:  # cannot happen below MAX_DEPTH; kept as a client error all the same
+        raise invalid("JSON Parse error: The document nests too deeply at offset: 0") from None
     except (ValueError, UnicodeDecodeError) as e:
         msg = getattr(e, "msg", str(e))
         raise invalid("JSON Parse error: ", msg, " at offset: ", getattr(e, "pos", 0)) from None
@@ -239,6 +325,16 @@ def columnar_inputs(inputs, input_dtypes):
             raise invalid("Missing named input: ", name, " in 'inputs' object.")
         out[name] = to_array(inputs[name], input_dtypes[name])
     return out
+
+
+def _number_offset(body, text):
+    """Where the number `text` first appears in body outside a string (RapidJSON's offset for its error)."""
+    pattern = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|(?<![0-9.eE+-])' + re.escape(text.encode()) +
+                         rb'(?![0-9.eE])')
+    for m in pattern.finditer(body):
+        if not m.group().startswith(b'"'):
+            return m.start()
+    return 0
 
 
 # --- responses ----------------------------------------------------------------------------------------

@@ -3,7 +3,11 @@
 As TF Serving's default policy: the highest numeric version is served; a new higher version found by the
 poller is loaded and, once loaded, replaces the old one (which is unloaded, state END); a version that fails
 to load (corrupt files, a PyFunc in its graph) is reported with its error and the previous version keeps
-serving. Only one thread runs a session at a time (graphlab sessions are not shared between threads)."""
+serving. Only one thread runs a session at a time (graphlab sessions are not shared between threads).
+
+A request holds the Version it started with until it ends (Version.acquire/release, as TF Serving's
+ServableHandle): a version replaced while requests still run on it is retired, and its session closes when
+the last of those requests releases it, never under a running prediction."""
 import os
 import threading
 
@@ -60,7 +64,36 @@ class Version:
         self.graph = tf.Graph()
         self.session = tf.Session(graph=self.graph)
         self.meta_graph_def = loader.load(self.session, list(tags), path)
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()        # one session.run at a time
+        self._users_lock = threading.Lock()  # guards the three fields below
+        self._users = 0                     # requests holding this version
+        self._retired = False               # replaced: close when the last user releases it
+        self.closed = False
+        self.on_close = None                # called once, after the session has closed
+
+    def acquire(self):
+        """Hold this version for one request (False if it has already been retired)."""
+        with self._users_lock:
+            if self._retired:
+                return False
+            self._users += 1
+            return True
+
+    def release(self):
+        """End one request's hold; the last release of a retired version closes it."""
+        with self._users_lock:
+            self._users -= 1
+            last = self._retired and self._users == 0
+        if last:
+            self._close()
+
+    def retire(self):
+        """No new requests get this version; it closes now if idle, else when its last request ends."""
+        with self._users_lock:
+            self._retired = True
+            idle = self._users == 0
+        if idle:
+            self._close()
 
     def signature(self, name):
         name = name or DEFAULT_SIGNATURE
@@ -91,9 +124,18 @@ class Version:
         return {"model_spec": {"name": model_name, "signature_name": "", "version": str(self.number)},
                 "metadata": {"signature_def": {"signature_def": sigs}}}
 
-    def close(self):
+    def _close(self):
         with self.lock:
+            if self.closed:
+                return
             self.session.close()
+            self.closed = True
+        if self.on_close is not None:
+            self.on_close(self)
+
+    def close(self):
+        """Close now (server shutdown): waits for a running prediction, never interrupts one."""
+        self._close()
 
 
 class ServedModel:
@@ -155,24 +197,35 @@ class ServedModel:
             old, self.current = self.current, version
         self.log("Successfully loaded servable version {name: %s version: %d}" % (self.name, newest))
         if old is not None:
-            old.close()
-            self.states[old.number] = ("END", "OK", "")
-            self.log("Unloaded servable version {name: %s version: %d}" % (self.name, old.number))
+            self.states[old.number] = ("UNLOADING", "OK", "")
+            old.on_close = self._unloaded
+            old.retire()  # closes now if idle, else when its last request releases it
         # last: a client that sees the new version AVAILABLE also sees the old one END
         self.states[newest] = ("AVAILABLE", "OK", "")
+
+    def _unloaded(self, version):
+        self.states[version.number] = ("END", "OK", "")
+        self.log("Unloaded servable version {name: %s version: %d}" % (self.name, version.number))
 
     # --- requests --------------------------------------------------------------------------------------
 
     def version_for(self, name, version):
-        """The Version a request names (None version: the served one), or TF Serving's NOT_FOUND."""
-        current = self.current
+        """The Version a request names (None version: the served one), or TF Serving's NOT_FOUND. The caller
+        holds it (acquired here, under the same lock as the swap) and must call its release() when done."""
+        with self._lock:
+            current = self.current
+            self._check(name, version, current)
+            if not current.acquire():  # cannot happen: the swap and this run under one lock
+                raise not_found("Servable not found for request: Latest(", name, ")")
+            return current
+
+    def _check(self, name, version, current):
         if name != self.name or current is None:
             if version is None:
                 raise not_found("Servable not found for request: Latest(", name, ")")
             raise not_found("Servable not found for request: Specific(", name, ", ", version, ")")
         if version is not None and version != current.number:
             raise not_found("Servable not found for request: Specific(", name, ", ", version, ")")
-        return current
 
     def status(self, name, version):
         if name != self.name:
