@@ -30,6 +30,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     seeds = harness.parse_range(args.seeds)
     by_category = collections.defaultdict(list)
+    present = collections.Counter()  # programs showing a category among any of their differences
     reports = {}
     total = {"tf": 0.0, "graphlab": 0.0}
     tf_program_seconds = gl_program_seconds = 0.0
@@ -53,6 +54,8 @@ def main(argv=None):
             if found:
                 category, text = found
                 by_category[category].append(job["seed"])
+                present.update(set(harness.categories(job["features"], harness.differences(ours, theirs),
+                                                      ours, theirs)))
                 reports[job["seed"]] = (category, text, harness.differences(ours, theirs))
                 if args.show:
                     print(text)
@@ -64,10 +67,15 @@ def main(argv=None):
     print("time per 100 programs: TensorFlow %.2f s, graphlab %.2f s (programs only; with start-up %.2f / %.2f s)"
           % (100 * tf_program_seconds / max(count, 1), 100 * gl_program_seconds / max(count, 1),
              100 * total["tf"] / max(count, 1), 100 * total["graphlab"] / max(count, 1)))
+    print("programs by category (the most severe of each program's differences; in brackets: programs "
+          "with a difference of that category at all)")
     for category, members in sorted(by_category.items(), key=lambda kv: -len(kv[1])):
         reason = known_divergences.CATEGORIES.get(category, "(new category)")
-        print("%6d  %-28s %s" % (len(members), category, reason))
+        print("%6d (%d)  %-28s %s" % (len(members), present[category], category, reason))
         print("        seeds: %s%s" % (" ".join(map(str, members[:20])), " ..." if len(members) > 20 else ""))
+    for category in sorted(set(present) - set(by_category)):
+        print("%6d (%d)  %-28s %s" % (0, present[category], category,
+                                       known_divergences.CATEGORIES.get(category, "(new category)")))
     for category, members in sorted(by_category.items()):
         for seed in members[:args.examples]:
             print("\n" + "=" * 100 + "\n" + reports[seed][1])

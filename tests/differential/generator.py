@@ -281,9 +281,9 @@ class Gen:
         return self.add(Node(self, name, "tensor", dtype, self.bshape(a.shape, b.shape), inputs=[a, b]))
 
     def intdiv(self):
-        dtype = self.rng.choice([INT, INT, FLOAT, "int64"])
+        dtype = self.rng.choice([INT, INT, INT, FLOAT, "int64", "int8", "int16"])
         shape = self.rng.choice([(3,), (4,), (2, 3)])
-        a = self.tensor(dtype, shape) if dtype != "int64" else self.const(dtype, shape)
+        a = self.tensor(dtype, shape) if dtype in (INT, FLOAT) else self.const(dtype, shape)
         b = self.const(dtype, self.broadcast_partner(shape), nonzero=True)
         name = self.name("d")
         op = self.rng.choice(["%s // %s", "%s %% %s", "tf.floordiv(%s, %s)", "tf.truncatediv(%s, %s)",

@@ -158,9 +158,10 @@ def differences(ours, theirs):
         if "crash" in rec:
             out.append(("crash", ours.get("crash"), theirs.get("crash")))
             return out
-    if ours["build_error"] != theirs["build_error"]:
+    build_differs = ours["build_error"] != theirs["build_error"]
+    if build_differs:  # the runs after the build stopped on one side only are its consequences
         out.append(("build_error", ours["build_error"], theirs["build_error"]))
-    for i in range(max(len(ours["runs"]), len(theirs["runs"]))):
+    for i in [] if build_differs else range(max(len(ours["runs"]), len(theirs["runs"]))):
         a = ours["runs"][i] if i < len(ours["runs"]) else None
         b = theirs["runs"][i] if i < len(theirs["runs"]) else None
         where = "run %d" % (i + 1)
@@ -212,6 +213,8 @@ def categories(features, diffs, ours, theirs):
 def _category(feats, resource, where, a, b):
     if where == "crash":
         return "crash"
+    if resource and any(w in json.dumps(b) for w in ("_UnreadVariable", "ResourceVariable", "resource")):
+        return "resource_variable_as_ref"
     if where.startswith("op"):
         if resource:
             return "resource_variable_as_ref"
