@@ -6,7 +6,8 @@ fetches, feed_dict)`` (tests/differential/runner.py), and the set of constructs 
 
 The programs are well defined in TF: two accesses of one variable (or queue) in the same run, one of them a
 write, are always ordered by a data or control dependency, since TF's executor runs unordered ops in any
-order (such a program has no single right answer). Every access is tracked with the ops it depends on, and
+order (such a program has no single right answer); the same holds for a random op's state in a while loop's
+parallel iterations. Every access is tracked with the ops it depends on, and
 a fetch that would race is not made. Everything else (including what is known to diverge) is generated.
 """
 import random
@@ -463,6 +464,9 @@ class Gen:
         elif self.chance(0.6) or self.graph_seed is None:
             expr, dtype, shape = self.random_op()
             self.emit("    return i + 1, acc * 0.5 + tf.cast(tf.reduce_sum(%s), tf.float32)" % expr)
+            # a random op keeps its generator's state across iterations: iterations run in parallel would
+            # draw in any order, so (as for a variable) the loop runs them one at a time
+            parallel = ", parallel_iterations=1"
             self.features.add("random_in_loop")
         else:
             self.emit("    return i + 1, acc * 2.0 + tf.cast(i, tf.float32)")
