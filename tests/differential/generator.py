@@ -440,6 +440,8 @@ class Gen:
                 self.emit("    return %s" % expr)
         self.emit("%s = tf.cond(%s, %s_true, %s_false)" % (name, pred, name, name))
         self.features.add("cond")
+        if any(mode == "w" for _, mode in own):
+            self.features.add("stateful_cond")
         if v is not None:
             own.append((v.id, "r"))
         node = Node(self, name, "tensor", branch_dtype, branch_shape, inputs=inputs, own=own)

@@ -193,7 +193,8 @@ RESOURCE_OPS = {"VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddV
 
 # Most severe first: the primary category of a program is the first of these among its differences.
 PRIORITY = ["crash", "variable_read_time", "resource_variable_as_ref", "random_values", "values",
-            "spurious_error", "missing_error", "error_class", "too_many_indices_indexerror", "op_names",
+            "spurious_error", "tuple_with_operation", "missing_error", "queue_close_twice", "dtype_not_checked",
+            "error_class", "too_many_indices_indexerror", "op_names",
             "ref_enter_name", "tuple_ref_identity", "error_message", "build_error_node_format",
             "run_error_format", "other"]
 
@@ -228,7 +229,13 @@ def _category(feats, resource, where, a, b):
     error_b = b if where.endswith("error") else (b.get("error") if isinstance(b, dict) else None)
     if error_a or error_b:
         if not error_a:
+            if "not in list of allowed values" in error_b[1]:
+                return "dtype_not_checked"
+            if "is already closed" in error_b[1]:
+                return "queue_close_twice"
             return "missing_error"
+        if "'Operation' object has no attribute 'op'" in error_a[1]:
+            return "tuple_with_operation"
         if not error_b:
             return "spurious_error"
         if error_a[0] != error_b[0]:
@@ -239,8 +246,8 @@ def _category(feats, resource, where, a, b):
             return "build_error_node_format"
         return "error_message"
     if where.startswith("run") or where == "build_error":
-        if feats & {"assign", "scatter", "stateful_loop"} and (
-                feats & {"read_under_control_deps", "stateful_loop", "cond", "tuple", "group", "read"}):
+        if feats & {"assign", "scatter", "stateful_loop", "stateful_cond"} and (
+                feats & {"read_under_control_deps", "stateful_loop", "stateful_cond", "tuple", "group", "read"}):
             return "variable_read_time"
         if "resource_variable" in feats:
             return "resource_variable_as_ref"

@@ -19,6 +19,13 @@ CATEGORIES = {
     "values": "fetched values, dtypes, shapes or Python types differ",
     "spurious_error": "graphlab raises where TF does not",
     "missing_error": "TF raises, graphlab does not",
+    "tuple_with_operation":
+        "tf.tuple([an Operation, ...]) raises AttributeError ('Operation' object has no attribute 'op'); TF passes "
+        "the op through with its control dependencies",
+    "queue_close_twice": "closing a closed queue succeeds; TF raises CancelledError 'Queue ... is already closed.'",
+    "dtype_not_checked":
+        "an op accepts a dtype outside its TF type list (truncatemod/floormod/truncatediv on int8/int16), where "
+        "TF raises TypeError 'Value passed to parameter 'x' has DataType int8 not in list of allowed values'",
     "error_class": "an error of another class than TF's",
     "too_many_indices_indexerror": "IndexError where TF raises ValueError for too many indices",
     "op_names": "graph op names or types differ",
