@@ -114,8 +114,7 @@ class Gen:
         init = self.literal(dtype, shape)
         style = self.rng.choice(["Variable", "Variable", "resource", "get_variable", "resource_scope"])
         resource = style in ("resource", "resource_scope")
-        if resource:
-            self.features.add("resource_variable")
+        self.features.add("resource_variable" if resource else "ref_variable")
         if style == "Variable":
             self.emit("%s = tf.Variable(%s, dtype=tf.%s, name=%r)" % (name, init, dtype, name))
         elif style == "resource":

@@ -246,6 +246,8 @@ def _category(feats, resource, where, a, b):
             return "build_error_node_format"
         return "error_message"
     if where.startswith("run") or where == "build_error":
+        if "resource_variable" in feats and "ref_variable" not in feats and resource:
+            return "resource_variable_as_ref"
         if feats & {"assign", "scatter", "stateful_loop", "stateful_cond"} and (
                 feats & {"read_under_control_deps", "stateful_loop", "stateful_cond", "tuple", "group", "read"}):
             return "variable_read_time"
