@@ -5,7 +5,8 @@
     python -m tests.differential 0:300 --write-known   (rewrite known_divergences.SEEDS from this run)
 
 Options: --batch N (programs per subprocess pair, default 500), --nice N, --examples N (reports printed per
-category), --json FILE (every divergence with its category, for later study).
+category), --json FILE (every divergence with its category, for later study). Exit status 1 when any
+program diverges.
 """
 import argparse
 import collections
