@@ -238,6 +238,8 @@ def _category(feats, resource, where, a, b):
             return "tuple_with_operation"
         if not error_b:
             return "spurious_error"
+        if error_a[0] != error_b[0] and "not in list of allowed values" in error_b[1]:
+            return "dtype_not_checked"  # TF stopped the build earlier, at an op graphlab let through
         if error_a[0] != error_b[0]:
             return "too_many_indices_indexerror" if error_a[0] == "IndexError" else "error_class"
         if error_b[1].startswith("Graph execution error:") and not error_a[1].startswith("Graph execution error:"):
