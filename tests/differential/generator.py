@@ -223,7 +223,8 @@ class Gen:
         self.control = saved
 
     def group(self):
-        items = self.rng.sample(self.writes + self.tensors, min(len(self.writes + self.tensors), self.rng.randint(1, 3)))
+        pool = self.writes + self.tensors
+        items = self.rng.sample(pool, min(len(pool), self.rng.randint(1, 3)))
         if not items:
             return
         name = self.name("g")
@@ -333,7 +334,8 @@ class Gen:
         else:
             r, c = a.shape
             choices = [("[:, -1]", (r,)), ("[-1]", (c,)), ("[::-1, 1:]", (r, c - 1)), ("[..., 0]", (r,)),
-                       ("[:, ::-1]", (r, c)), ("[-1:, :-1]", (1, c - 1)), ("[1, -1]", ()), ("[:, tf.newaxis, 0]", (r, 1))]
+                       ("[:, ::-1]", (r, c)), ("[-1:, :-1]", (1, c - 1)), ("[1, -1]", ()),
+                       ("[:, tf.newaxis, 0]", (r, 1))]
         sl, shape = self.rng.choice(choices)
         self.emit("%s = %s%s" % (name, a.expr, sl))
         self.features.add("slicing")
@@ -620,7 +622,8 @@ class Gen:
                                 "placeholder_shape", "reduce_axis"])
         self.features.add("invalid_build_" + kind)
         if kind == "shape":
-            self.emit("bad = tf.constant(%s) + tf.constant(%s)" % (self.literal(FLOAT, (2,)), self.literal(FLOAT, (3,))))
+            self.emit("bad = tf.constant(%s) + tf.constant(%s)"
+                      % (self.literal(FLOAT, (2,)), self.literal(FLOAT, (3,))))
         elif kind == "dtype":
             self.emit("bad = tf.constant(%s) + tf.constant(%s)" % (self.literal(INT, (2,)), self.literal(FLOAT, (2,))))
         elif kind == "indices":
