@@ -11,7 +11,7 @@ NOTEBOOKS := $(filter-out notebooks/10-% notebooks/11-%,$(NOTEBOOKS))
 endif
 SANITIZE  := $(wildcard notebooks/nbval_sanitize.cfg)
 
-.PHONY: setup lab test bench clean distclean
+.PHONY: setup lab test difftest bench clean distclean
 
 setup:
 	@PYTHON=$(PYTHON) bash scripts/setup.sh
@@ -28,6 +28,12 @@ test: setup
 	GRAPHLAB_STRICT_TESTS=1 $(PY) -m pytest -p no:cacheprovider \
 	    $(wildcard tests) \
 	    $(if $(NOTEBOOKS),$(NOTEBOOKS) --nbval $(if $(SANITIZE),--nbval-sanitize-with $(SANITIZE)))
+
+# The differential test over any seed range (generated TF1 programs run in graphlab and in the reference TF):
+# `make difftest SEEDS=0:10000` prints the divergences by category, one full report per category.
+SEEDS ?= 0:1000
+difftest: setup
+	$(PY) -m tests.differential $(SEEDS)
 
 bench: setup
 	@set -e; found=0; for f in bench/*.py; do \
