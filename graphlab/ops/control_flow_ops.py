@@ -96,14 +96,21 @@ def tuple(tensors, name=None, control_inputs=None):  # noqa: A001  (TF's public 
     computed: a ``tuple/group_deps`` NoOp and one ``tuple/control_dependency`` Identity per tensor."""
     graph = graph_mod.get_default_graph()
     with graph.name_scope(name or "tuple"):
-        gating = [t.op for t in tensors if t is not None]
+        gating = [t if isinstance(t, Operation) else t.op for t in tensors if t is not None]
         if control_inputs:
             gating.extend(c if isinstance(c, Operation) else c.op for c in control_inputs)
         gating = list({id(op): op for op in gating}.values())
         if not gating:
             raise ValueError("Must have at least one Tensor: %s" % (tensors,))
         gate = group(*gating)
-        return [with_dependencies([gate], t) if t is not None else None for t in tensors]
+        out = []
+        for t in tensors:
+            if isinstance(t, Operation):      # as TF: an op comes back as a group of it, after the gate
+                with graph.control_dependencies([gate]):
+                    out.append(group(t))
+            else:
+                out.append(with_dependencies([gate], t) if t is not None else None)
+        return out
 
 
 # ---------------------------------------------------------------------------------- Switch and Merge
@@ -299,7 +306,7 @@ def enter(data, frame_name, is_constant=False, parallel_iterations=10, use_ref=T
     op_type = "RefEnter" if data.dtype.is_ref_dtype and use_ref else "Enter"
     t = build_op(op_type, [data], attrs={"frame_name": frame_name, "is_constant": bool(is_constant),
                                          "parallel_iterations": int(parallel_iterations)},
-                 name=name, default_name="Enter").outputs[0]
+                 name=name, default_name=op_type).outputs[0]
     if use_input_shape:
         t.set_shape(data.shape)
     return t

@@ -241,6 +241,8 @@ register_op("QueueDequeueUpToV2", inputs=["handle: resource", "n: int32"], outpu
 # ------------------------------------------------------------------------------------- size, close
 def _close_kernel(ctx, q):
     with q.cond:
+        if q.closed:        # TF's QueueBase::Close: closing twice is an error, the queue stays as it is
+            raise CancelledError(None, ctx.op, "Queue '%s' is already closed." % q.name)
         q.closed = True
         if ctx.attrs.get("cancel_pending_enqueues"):
             q.cancelled = True
