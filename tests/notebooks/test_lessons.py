@@ -162,3 +162,34 @@ def test_every_lesson_has_goals_exercises_and_summary():
         for heading in ("Goals", "Exercise 1", "Exercise 2", "Summary"):
             assert heading in markdown, "%s has no %r section" % (os.path.basename(path), heading)
         assert nb.metadata.get("kernelspec", {}).get("name") in ("python3", TF_KERNEL)
+
+
+def _svg_sizes(svg):
+    """(px the page shows it at, px of its layout, smallest font in pt) of a Graphviz SVG: its width
+    attribute (pt), its viewBox (the layout, pt) and its font-size attributes (pt in the viewBox)."""
+    import re
+    shown = float(re.search(r'<svg width="([\d.]+)pt"', svg).group(1)) * 4 / 3
+    natural = float(re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ', svg).group(1)) * 4 / 3
+    fonts = [float(v) for v in re.findall(r'font-size="([\d.]+)"', svg)]
+    return shown, natural, min(fonts)
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=IDS)
+def test_lesson_drawings_fit_the_column_at_a_readable_size(path):
+    """Every stored drawing is at most as wide as JupyterLab's column, and shown there its smallest text is
+    at least 9 px high (a drawing wider than the column is shown shrunk: its text shrinks with it)."""
+    from graphlab.viz.fit import COLUMN_PX, MIN_TEXT_PX
+    nb = nbformat.read(path, as_version=4)
+    too_wide = []
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else ():
+            svg = out.get("data", {}).get(SVG)
+            if not svg:
+                continue
+            shown, natural, font_pt = _svg_sizes(svg)
+            on_screen = min(shown, COLUMN_PX)
+            text_px = font_pt * 4 / 3 * on_screen / natural
+            if shown > COLUMN_PX + 0.5 or text_px < MIN_TEXT_PX:
+                too_wide.append("cell %d (%s): %.0f px wide, %.0f px laid out, smallest text %.1f px on a %d-px "
+                                "column" % (i, cell.source.splitlines()[-1][:50], shown, natural, text_px, COLUMN_PX))
+    assert not too_wide, "%s:\n%s" % (os.path.basename(path), "\n".join(too_wide))
