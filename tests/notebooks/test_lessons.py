@@ -165,13 +165,16 @@ def test_every_lesson_has_goals_exercises_and_summary():
 
 
 def _svg_sizes(svg):
-    """(px the page shows it at, px of its layout, smallest font in pt) of a Graphviz SVG: its width
-    attribute (pt), its viewBox (the layout, pt) and its font-size attributes (pt in the viewBox)."""
+    """(px the page shows it at, px of one viewBox unit, smallest font-size in viewBox units) of an SVG:
+    its width attribute (pt, as Graphviz writes it, or px) and its viewBox (when it has one)."""
     import re
-    shown = float(re.search(r'<svg width="([\d.]+)pt"', svg).group(1)) * 4 / 3
-    natural = float(re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ', svg).group(1)) * 4 / 3
-    fonts = [float(v) for v in re.findall(r'font-size="([\d.]+)"', svg)]
-    return shown, natural, min(fonts)
+    head = re.search(r"<svg\b[^>]*>", svg).group(0)
+    width = re.search(r'\bwidth="([\d.]+)(pt|px)?"', head)
+    shown = float(width.group(1)) * (4 / 3 if width.group(2) == "pt" else 1)
+    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ', head)
+    units = float(box.group(1)) if box else shown       # no viewBox: one unit is one px
+    fonts = [float(v) for v in re.findall(r'font-size="([\d.]+)"', svg)] or [12.0]
+    return shown, shown / units, min(fonts)
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=IDS)
@@ -186,10 +189,9 @@ def test_lesson_drawings_fit_the_column_at_a_readable_size(path):
             svg = out.get("data", {}).get(SVG)
             if not svg:
                 continue
-            shown, natural, font_pt = _svg_sizes(svg)
-            on_screen = min(shown, COLUMN_PX)
-            text_px = font_pt * 4 / 3 * on_screen / natural
+            shown, px_per_unit, font = _svg_sizes(svg)
+            text_px = font * px_per_unit * min(1.0, COLUMN_PX / shown)     # a wider one is shrunk to the column
             if shown > COLUMN_PX + 0.5 or text_px < MIN_TEXT_PX:
-                too_wide.append("cell %d (%s): %.0f px wide, %.0f px laid out, smallest text %.1f px on a %d-px "
-                                "column" % (i, cell.source.splitlines()[-1][:50], shown, natural, text_px, COLUMN_PX))
+                too_wide.append("cell %d (%s): %.0f px wide, smallest text %.1f px on a %d-px column" % (
+                    i, cell.source.splitlines()[-1][:50], shown, text_px, COLUMN_PX))
     assert not too_wide, "%s:\n%s" % (os.path.basename(path), "\n".join(too_wide))
