@@ -51,6 +51,33 @@ def _drawn(draw, *args, **kwargs):
         raise UsageError("cannot draw: %s" % e) from None
 
 
+def _width(text):
+    """--width: a number of px, "column" or "none"."""
+    if text.lower() in ("none", "full"):
+        return False
+    if text.lower() == "column":
+        return "column"
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise UsageError("--width %s: give a number of pixels (e.g. 900), column or none." % text)
+    return value
+
+
+def _split(text):
+    return [w.strip() for w in text.split(",") if w.strip()] if text else None
+
+
+def _view_options(args):
+    """The drawing options every view magic shares, as render's keyword arguments."""
+    width = args.width
+    return dict(scope=args.scope, depth=args.depth, collapse=args.collapse, group_series=args.group_series,
+                expand=_split(args.expand), highlight=_split(args.highlight),
+                width=width, color_by=args.color_by)
+
+
 def _view_arguments(fn):
     for arg in reversed([
             argument("--scope", default=None, help="only ops under this name scope"),
@@ -60,7 +87,13 @@ def _view_arguments(fn):
             argument("--no-series", dest="group_series", action="store_false", default=None,
                      help="do not group repeated series (x_1, x_2, ...)"),
             argument("--color-by", dest="color_by", choices=["device"], default=None,
-                     help="device: fill each op with the colour of its job and task (ps, worker ...)")]):
+                     help="device: fill each op with the colour of its job and task (ps, worker ...)"),
+            argument("--expand", default=None, help="scopes or loop frames to keep open, comma separated "
+                     "(e.g. while,gradients/while)"),
+            argument("--highlight", default=None, help="op types or names to emphasise, comma separated "
+                     "(e.g. StackPushV2,StackPopV2); the rest is faded"),
+            argument("--width", type=_width, default=None, help="the width to fit in px (default: the notebook "
+                     "column); none draws at full size")]):
         fn = arg(fn)
     return fn
 
@@ -134,8 +167,7 @@ class GraphMagics(Magics):
             print("graphlab: stopped %d live view%s." % (stopped, "" if stopped == 1 else "s"))
             return None
         graph = self._graph_named(args.name)
-        options = dict(scope=args.scope, depth=args.depth, collapse=args.collapse, group_series=args.group_series,
-                       color_by=args.color_by)
+        options = _view_options(args)
         self._check_view(graph, args.scope, args.collapse)
         if args.live:
             if not live.has_widget_frontend(self.shell):
@@ -195,8 +227,7 @@ class GraphMagics(Magics):
         fetches = [self._element(graph, f) for f in args.fetch]
         feeds = [self._fed_tensor(self._element(graph, f.strip()), f.strip())
                  for group in args.feed for f in group.split(",") if f.strip()]
-        return _drawn(drawing.draw, graph, fetches=fetches, feeds=feeds or None, scope=args.scope, depth=args.depth,
-                            collapse=args.collapse, group_series=args.group_series, color_by=args.color_by)
+        return _drawn(drawing.draw, graph, fetches=fetches, feeds=feeds or None, **_view_options(args))
 
     @staticmethod
     def _fed_tensor(element, text):

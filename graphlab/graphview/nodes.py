@@ -45,7 +45,8 @@ class TensorView:
 class NodeView:
     """One op: name, type, inputs (TensorViews), control inputs (NodeViews), outputs, constant info."""
 
-    __slots__ = ("name", "type", "_id", "_inputs", "_control_inputs", "outputs", "const", "source", "device")
+    __slots__ = ("name", "type", "_id", "_inputs", "_control_inputs", "outputs", "const", "source", "device", "path",
+                 "frame")
 
     def __init__(self, name, op_type, index, source=None):
         self.name = name
@@ -57,6 +58,8 @@ class NodeView:
         self.const = None           # (shape label, dtype name, bytes) for Const ops
         self.source = source        # the engine Operation, when drawn from a live graph
         self.device = ""
+        self.path = name            # where a drawing places the op (viz places ops in their loop frames)
+        self.frame = None           # the scope of the while loop whose frame the op runs in
 
     def __repr__(self):
         return "<NodeView %s %s>" % (self.name, self.type)
@@ -103,6 +106,7 @@ def from_graph(graph, upto_op_count=None):
         node.outputs = [TensorView(node, k, None, None, t) for k, t in enumerate(op._outputs)]
         if op._type == "Const":
             node.const = _const_info(op._attrs["value"], op._attrs["dtype"])
+        node.frame = loop_frame(op)
         views[op] = node
         nodes.append(node)
     # inputs in a second pass: an op may read one made after it (a loop's back edge, a cond's Switch)
@@ -116,6 +120,17 @@ def from_graph(graph, upto_op_count=None):
             if producer is not None:   # a control input added later may point past the prefix
                 node._control_inputs.append(producer)
     return GraphView(nodes, total, graph)
+
+
+def loop_frame(op):
+    """The scope of the while loop whose frame ``op`` runs in (``while``, ``gradients/while``), or None: its
+    control flow context's name without ``/while_context``. A loop's gradient puts ops into the forward frame
+    under ``gradients/...`` names (the stack pushes, the iteration counter)."""
+    context = getattr(op, "_control_flow_context", None)
+    name = getattr(context, "name", None) or ""
+    if name.endswith("/while_context"):
+        return name[:-len("/while_context")]
+    return None
 
 
 def _const_info(value, dtype):

@@ -69,6 +69,8 @@ class TFOp:
     name = property(lambda self: self._name)
     type = property(lambda self: self._type)
     device = property(lambda self: self._tf.device)   # "/job:ps/task:0" ... (the lints, the device colours)
+    # the while loop or cond the op runs in (its ``.name``, "while/while_context"): drawings place ops in frames
+    _control_flow_context = property(lambda self: getattr(self._tf, "_control_flow_context", None))
 
     @property
     def _inputs(self):

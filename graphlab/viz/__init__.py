@@ -2,8 +2,31 @@
 
 ``render(graph_or_graph_def=None, fetches=None, feeds=None, scope=None, depth=None, collapse="bookkeeping",
 expand=(), group_series=True, hide=(), show_shapes=True, session=None, run_metadata=None, max_nodes=200,
-upto_op_count=None)`` returns a ``RenderResult`` (``.dot``, ``.svg()``, ``.save(path)``, ``.summary``,
-``.info``), which notebooks display through ``_repr_mimebundle_``.
+upto_op_count=None, width="column", highlight=None, fold_loops=None)`` returns a ``RenderResult`` (``.dot``,
+``.svg()``, ``.save(path)``, ``.summary``, ``.info``), which notebooks display through ``_repr_mimebundle_``.
+
+Drawings fit the notebook column (lessons: call ``render`` and let it fit; pass what to open and what to show):
+
+- ``width``: "column" (default, ``fit.COLUMN_PX`` = 832 px, JupyterLab's output area in a 1280-px window), a
+  number of px, or None for full size. Graphviz lays the drawing out and it is measured; while it is wider,
+  scopes close into boxes with op counts (the deepest first, the biggest first among them). A while loop
+  first closes the scopes inside it, then its routing ops (Enter/Merge/Switch/Exit/NextIteration/LoopCond)
+  fold into one box (``fold_loops``: None decides by width, True/False force it), then the loop closes. A
+  drawing that cannot fit is kept when, shrunk to the column, its smallest text stays >= 9 px
+  (``fit.smallest_text_px``); its SVG's width is set to the column so exports show all of it. ``info["fit"]``
+  says ``px`` (natural width), ``fits``, ``readable`` and which scopes were ``closed``; the caption too.
+- ``expand=["while", "gradients/while"]``: scopes or loop frames kept open (their parents open too);
+  never closed to fit.
+- ``highlight=["StackPushV2", "StackPopV2"]``: op types, op names, scopes or glob patterns drawn in amber,
+  everything else faded; their scopes open (closed last, and only when the drawing cannot be read otherwise);
+  a closed box says what it holds ("holds 1 StackPopV2"). An unknown word raises ValueError.
+- Ops are drawn in the loop frame they run in (TensorBoard's frames): a loop gradient's ``StackPushV2``,
+  named under ``gradients/``, sits in the forward loop's frame; ``scope="while"`` draws that frame alone.
+
+Examples: ``render(fetches=[grad], feeds=[x], scope="gradients/while", highlight=["StackPopV2"])``;
+``render(fetches=[batch], highlight=["QueueEnqueueV2", "QueueDequeueManyV2"], expand=["input_producer"])``.
+The magics take the same as ``--expand a,b``, ``--highlight T1,T2``, ``--width 900|column|none``; in the live
+widget (``%graph --live``) a click on a closed box opens it and a click on an open frame's name closes it.
 
 - ``scope``: draw only the ops inside this scope (ops outside that connect to it appear as dashed stubs);
   ``depth``: how many scope levels (below ``scope``) stay open; deeper scopes become one box with an op count.

@@ -12,6 +12,8 @@ FED_EDGE = {"color": "#2563eb", "fontcolor": "#2563eb", "style": "bold", "arrowh
 CTRL_EDGE = {"style": "dashed", "color": "#9ca3af", "arrowhead": "odot"}
 # a while loop's back edge: drawn, but left out of the ranking so the loop still reads top to bottom
 NEXT_EDGE = {"style": "dashed", "color": "#7c3aed", "fontcolor": "#7c3aed", "constraint": "false"}
+# highlight=: the ops asked for stand out (amber, thick border), everything else is faded
+HIGHLIGHT = {"fillcolor": "#fef3c7", "color": "#d97706", "fontcolor": "#78350f", "penwidth": "3"}
 LOOP_CLUSTER = {"color": "#7c3aed", "fontcolor": "#5b21b6", "fillcolor": "#f5f3ff"}
 
 
@@ -59,8 +61,9 @@ def queue_runner_threads(node):
                if qr._queue_op is op)
 
 
-def node_attrs(unit, overlay, show_shapes):
-    """Label and style of one box; the overlay fades it or marks it as run / fetched / fed."""
+def node_attrs(unit, overlay, show_shapes, marks=None):
+    """Label and style of one box; the overlay fades it or marks it as run / fetched / fed; ``marks`` (the
+    highlighted ops' names) draws the boxes holding them in amber and fades the others."""
     a = dict(STYLES[unit.role])
     n = len(unit.members)
     first = unit.members[0]
@@ -83,7 +86,7 @@ def node_attrs(unit, overlay, show_shapes):
         lines = [leaf, ops_text(n)]
         a.update({"shape": "folder", "style": "filled"})
         tooltip = "scope %s: %s, collapsed (%s)" % (unit.name, ops_text(n), unit.reason)
-        loop = loop_kind(unit.name, {m.name: m.type for m in unit.members})
+        loop = loop_kind(unit.name, loop_frames(unit.members))
         if loop:
             lines[0] = "%s ↻ %s" % (leaf, loop)
             a.update({"color": LOOP_CLUSTER["color"]})
@@ -112,11 +115,28 @@ def node_attrs(unit, overlay, show_shapes):
         a["style"] = a.get("style", "filled") + ",dashed"
         tooltip = "%d ops (%s) in %s, grouped to keep the drawing small" % (
             n, unit.name, unit.container or "top level")
-    else:  # external stub with a focus scope
-        lines = [first.name]
-        a.update({"style": "dashed", "fontsize": "9", "fontcolor": "#6b7280", "color": "#9ca3af"})
+    elif unit.kind == "loop":
+        kinds = []
+        for m in unit.members:
+            if m.type not in kinds:
+                kinds.append(m.type)
+        lines = ["↻ loop routing", ops_text(n) + ": " + ", ".join(kinds[:3]), ", ".join(kinds[3:])]
+        lines = [line for line in lines if line]
+        a.update({"shape": "octagon", "style": "filled,dashed", "color": LOOP_CLUSTER["color"],
+                  "fontcolor": LOOP_CLUSTER["fontcolor"], "fillcolor": "#ffffff", "fontsize": "10"})
+        tooltip = ("%s: the loop's %s (%s), drawn as one box: they carry each loop variable into, around and "
+                   "out of the frame" % (unit.name, ops_text(n), ", ".join(kinds)))
+    else:  # external stub with a focus scope: its last two name parts (the tooltip has the whole name)
+        def short(name):
+            parts = name.split("/")
+            return name if len(parts) <= 2 else "…/" + "/".join(parts[-2:])
+        lines = [short(first.name)]
+        if n > 1:       # merged stubs: the ops outside the focused scope that feed it, or that read from it
+            shown = [short(m.name) for m in unit.members[:6]]
+            lines = ["%s (%d, outside)" % (unit.name, n)] + shown + (["and %d more" % (n - 6)] if n > 6 else [])
+        a.update({"style": "dashed", "fontsize": "10", "fontcolor": "#6b7280", "color": "#9ca3af"})
         a.pop("fillcolor", None)
-        tooltip = "%s (%s), outside the focused scope" % (first.name, first.type)
+        tooltip = "%s, outside the focused scope" % ", ".join("%s (%s)" % (m.name, m.type) for m in unit.members)
     if overlay is not None and unit.kind != "external":
         ran = sum(1 for m in unit.members if m.name in overlay.active)
         if ran == 0:
@@ -129,7 +149,7 @@ def node_attrs(unit, overlay, show_shapes):
                 lines.append("dead: branch not taken")
                 tooltip += "; pruned in but dead: on the side of a tf.cond this run did not take"
         else:
-            if unit.role == "control":
+            if unit.role == "control" and unit.kind != "loop":
                 a.update(ACTIVE_CONTROL)
             a["penwidth"] = a.get("penwidth", "2")
             if n > 1:
@@ -148,24 +168,38 @@ def node_attrs(unit, overlay, show_shapes):
             lines.append("NOT FED")
             a.update(UNFED)
             a["style"] = a.get("style", "filled") + ",dashed"
+    if marks is not None and unit.kind != "external":
+        hits = [m for m in unit.members if m.name in marks]
+        if hits:
+            a.update(HIGHLIGHT)
+            if unit.kind != "op":
+                types = {}
+                for m in hits:
+                    types[m.type] = types.get(m.type, 0) + 1
+                lines.append("holds " + ", ".join("%d %s" % (k, t) for t, k in sorted(types.items())))
+        else:
+            a.update(FADED)
+            a.pop("penwidth", None)
     a["label"] = "\n".join(lines)
     a["tooltip"] = tooltip
     return a
 
 
-def loop_kind(scope, types):
-    """"while loop" when ``scope`` holds a loop's LoopCond (``while/LoopCond``), "gradient loop" for the
-    gradient of such a loop (``gradients/while``: TF names the gradient loop's ops after the forward
-    loop's), else None. ``types`` maps op names to types."""
-    if types.get(scope + "/LoopCond") == "LoopCond":
-        return "while loop"
-    head, _, rest = scope.partition("/")
-    if head.startswith("gradients") and rest and types.get(rest + "/LoopCond") == "LoopCond":
-        return "gradient loop"
-    return None
+def loop_frames(nodes):
+    """Scopes that are a while loop's frame: where a LoopCond is drawn (``while/LoopCond``; a gradient loop's
+    LoopCond, ``gradients/b_count_2``, is drawn inside ``gradients/while``, the frame it runs in)."""
+    return frozenset(n.path.rpartition("/")[0] for n in nodes if n.type == "LoopCond")
 
 
-def edge_attrs(src, dst, kind, items, overlay, show_shapes):
+def loop_kind(scope, frames):
+    """"while loop" when ``scope`` is a loop frame, "gradient loop" for the gradient of one (TF names the
+    gradient loop after the forward loop, under ``gradients``), else None."""
+    if scope not in frames:
+        return None
+    return "gradient loop" if scope.partition("/")[0].startswith("gradients") else "while loop"
+
+
+def edge_attrs(src, dst, kind, items, overlay, show_shapes, marks=None):
     if kind == "ctrl":
         a = dict(CTRL_EDGE)
     elif kind == "next":
@@ -194,6 +228,10 @@ def edge_attrs(src, dst, kind, items, overlay, show_shapes):
                 a["label"] = "cut: fed " + ", ".join(t.name for t in fed[:2]) + (
                     " " + a["label"] if "label" in a else "")
                 return a
+    if dst.kind == "loop" and src.kind != "loop" and (src.container or "").startswith(dst.name) and kind != "ctrl":
+        # a value the loop body hands back to the frame's routing (NextIteration, LoopCond): a back edge,
+        # left out of the ranking so the loop reads top to bottom
+        a["constraint"] = "false"
     if overlay is not None:
         src_on = any(m.name in overlay.active for m in src.members)
         dst_on = any(m.name in overlay.active for m in dst.members)
@@ -202,6 +240,15 @@ def edge_attrs(src, dst, kind, items, overlay, show_shapes):
             a["fontcolor"] = "#d1d5db"
         else:
             a["penwidth"] = "1.6"
+    if marks is not None:
+        src_on = any(m.name in marks for m in src.members)
+        dst_on = any(m.name in marks for m in dst.members)
+        if src_on or dst_on:
+            a["color"] = HIGHLIGHT["color"]
+            a["penwidth"] = "2"
+        else:
+            a["color"] = "#e5e7eb"
+            a["fontcolor"] = "#d1d5db"
     return a
 
 
@@ -212,9 +259,9 @@ def _feeds_active(fed, dst, overlay):
     return any(m.name in overlay.active and any(t.name in names for t in m._inputs) for m in dst.members)
 
 
-def to_dot(layout, overlay, caption, show_shapes=True, rankdir="TB", node_hook=None):
+def to_dot(layout, overlay, caption, show_shapes=True, rankdir="TB", stack=False, node_hook=None):
     """DOT text; ``node_hook(unit, attrs)``, when given, may restyle each box after the usual styling
-    (``render(color_by="device")`` fills boxes by device with one)."""
+    (``render(color_by="device")`` fills boxes by device with one); ``stack``: see stacking_edges."""
     out = ['digraph graphlab {',
            '  graph %s;' % _attrs({"rankdir": rankdir, "nodesep": "0.25", "ranksep": "0.35", "fontname":
                                   "Helvetica", "fontsize": "10", "labelloc": "t", "labeljust": "l",
@@ -241,19 +288,57 @@ def to_dot(layout, overlay, caption, show_shapes=True, rankdir="TB", node_hook=N
             parent = root if (layout.focus and c == layout.focus) else c.rpartition("/")[0]
             children.setdefault(parent, []).append(c)
             c = parent
-    types = {m.name: m.type for u in layout.units for m in u.members}
+    types = loop_frames(m for u in layout.units for m in u.members)
     _emit(out, root, children, units_in, layout, overlay, show_shapes, "  ", types, node_hook)
     by_id = {u.id: u for u in layout.units}
+    marks = getattr(layout, "highlight", None)
     for (src, dst, kind), items in layout.edges.items():
-        attrs = edge_attrs(by_id[src], by_id[dst], kind, items, overlay, show_shapes)
+        attrs = edge_attrs(by_id[src], by_id[dst], kind, items, overlay, show_shapes, marks)
         out.append("  %s -> %s %s;" % (quote(src), quote(dst), _attrs(attrs)))
+    if stack:
+        for src, dst in stacking_edges(layout):
+            out.append("  %s -> %s [style=\"invis\"];" % (quote(src), quote(dst)))
     out.append("}")
     return "\n".join(out) + "\n"
 
 
+def stacking_edges(layout):
+    """Invisible edges that put the parts of a drawing sharing no edge one below the other (Graphviz puts
+    them side by side): from the last box of each part to the first box of the next, parts in creation
+    order. Small parts (a lone placeholder) are gathered first so they stack as one row, not a tall column."""
+    parent = {u.id: u.id for u in layout.units}
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for src, dst, _ in layout.edges:
+        parent[root(src)] = root(dst)
+    parts = {}
+    for u in layout.units:
+        parts.setdefault(root(u.id), []).append(u)
+    groups = sorted(parts.values(), key=lambda us: min(u.order for u in us))
+    if len(groups) < 2:
+        return []
+    singles = [g for g in groups if len(g) == 1]
+    rows = [g for g in groups if len(g) > 1]
+    if singles:
+        rows.insert(0, [g[0] for g in singles])         # lone boxes: one row on top
+    has_in = {dst for _, dst, _ in layout.edges}
+    has_out = {src for src, _, _ in layout.edges}
+    out = []
+    for upper, lower in zip(rows, rows[1:]):
+        sinks = [u for u in upper if u.id not in has_out] or upper
+        sources = [u for u in lower if u.id not in has_in] or lower
+        for s in sinks[:3]:
+            out.append((s.id, min(sources, key=lambda u: u.order).id))
+    return out
+
+
 def _emit(out, path, tree, units_in, layout, overlay, show_shapes, indent, types, node_hook=None):
     for u in units_in.get(path, ()):
-        attrs = node_attrs(u, overlay, show_shapes)
+        attrs = node_attrs(u, overlay, show_shapes, getattr(layout, "highlight", None))
         if node_hook is not None:
             node_hook(u, attrs)
         out.append("%s%s %s;" % (indent, quote(u.id), _attrs(attrs)))

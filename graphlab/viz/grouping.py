@@ -44,7 +44,10 @@ class Layout:
         self.focus = None
         self.auto_level = None     # relative scope depth auto-collapse used, None when not needed
         self.bucketed = False
+        self.folded = False        # loop frames' routing ops drawn as one box each
         self.members = 0           # ops inside the drawn part of the graph
+        self.open_scopes = {}      # scope path -> (relative level, op count) of every scope drawn as a cluster
+        self.highlight = None      # names of the ops to emphasise (None: no emphasis, nothing faded)
 
 
 def parse_collapse(collapse):
@@ -77,11 +80,41 @@ def _hidden(node, role, hide):
     return False
 
 
+def place_in_frames(view):
+    """Draw each op in the loop frame it runs in, as TensorBoard draws frames: an op whose name is outside
+    its frame's scope (``gradients/while/mul_grad/Mul_1/StackPushV2`` runs in ``while``) gets the drawing
+    path ``while/gradients/StackPushV2``; the ops a gradient puts into a forward frame stay together under
+    its bookkeeping scope's name, so they collapse like the rest of the gradient."""
+    for n in view.nodes:
+        frame = n.frame
+        if frame and not n.name.startswith(frame + "/"):
+            head, _, rest = n.name.partition("/")
+            group = rest and bookkeeping_kind(head) and not frame.startswith(head + "/")
+            n.path = frame + "/" + (head + "/" if group else "") + n.name.rpartition("/")[2]
+
+
+def with_ancestors(paths):
+    """``gradients/while`` opens ``gradients`` too: a scope can only be drawn open inside open parents."""
+    out = set()
+    for p in paths:
+        p = p.strip("/")
+        while p:
+            out.add(p)
+            p = p.rpartition("/")[0]
+    return frozenset(out)
+
+
 def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group_series=True, hide=(),
-          max_nodes=200):
+          max_nodes=200, closed=(), fold_loops=False, merge_stubs=False):
+    """``closed``: more scopes to draw as one box (render's width fitting chooses them; reason "width").
+    ``fold_loops``: each loop frame's Enter/Merge/Switch/Exit/NextIteration/LoopCond ops become one box.
+    ``merge_stubs``: with a focus scope, the ops outside it become two boxes (feeding it, reading from it)."""
     layout = Layout()
     bookkeeping, explicit = parse_collapse(collapse)
-    expand = frozenset(s.strip("/") for s in (expand or ()))
+    if isinstance(expand, str):
+        expand = [expand]
+    expand = with_ancestors(expand or ())
+    closed = frozenset(closed or ())
     if isinstance(hide, str):
         hide = [hide]
     hide = tuple(hide or ())
@@ -100,7 +133,7 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
     if focus:
         base = focus.count("/") + 1
         prefix = focus + "/"
-        members = [n for n in visible if n.name.startswith(prefix)]
+        members = [n for n in visible if n.path.startswith(prefix)]
         if not members:
             tops = sorted({n.name.split("/")[0] for n in visible if "/" in n.name})
             raise ValueError("No ops in scope %r; scopes at the top level are: %s" % (
@@ -115,10 +148,10 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
     max_rel = 0
     chain_of_scope = {}     # many ops share a scope: build each scope's chain once
     for n in members:
-        parent = n.name.rpartition("/")[0]
+        parent = n.path.rpartition("/")[0]
         chain = chain_of_scope.get(parent)
         if chain is None:
-            parts = n.name.split("/")
+            parts = n.path.split("/")
             chain = []
             path = focus or ""
             for i in range(base, len(parts) - 1):
@@ -130,9 +163,9 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
     # to that scope: when the scope collapses, the op goes into the same box
     scope_paths = set(p for chain in chain_of_scope.values() for p, _, _ in chain)
     for k, n in enumerate(members):
-        if n.name in scope_paths and (not focus or n.name != focus):
-            leaf = n.name.rpartition("/")[2]
-            chains[k] = chains[k] + [(n.name, bookkeeping_kind(leaf), len(chains[k]))]
+        if n.path in scope_paths and (not focus or n.path != focus):
+            leaf = n.path.rpartition("/")[2]
+            chains[k] = chains[k] + [(n.path, bookkeeping_kind(leaf), len(chains[k]))]
     for chain in chains:
         if len(chain) > max_rel:
             max_rel = len(chain)
@@ -145,9 +178,11 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
         for chain in chains:
             key = None
             for path, kind, rel in chain:
-                if path in expand:
+                if path in closed:              # render's width fitting; never a scope the caller opened
+                    key = (path, "width")
+                elif path in expand:
                     continue
-                if path in explicit:
+                elif path in explicit:
                     key = (path, "requested")
                 elif bookkeeping and kind:
                     key = (path, "bookkeeping")
@@ -169,7 +204,7 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
         seen_scopes = set()
         for n, key in zip(members, keys):
             if key is None:
-                leaf_path, kind, t = n.name, "op", n.type
+                leaf_path, kind, t = n.path, "op", n.type
             else:
                 if key[0] in seen_scopes:
                     continue
@@ -199,7 +234,7 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
         boxes = set()
         for n, key in zip(members, keys):
             if key is None:
-                boxes.add(series.get(("op", n.name)) or ("op", n.name))
+                boxes.add(series.get(("op", n.path)) or ("op", n.name))
             else:
                 boxes.add(series.get(("scope", key[0])) or key[0])
         return len(boxes)
@@ -223,17 +258,24 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
         keys, series = _reopen_small(keys, series, members, assign, series_of, count, max_nodes,
                                      layout.auto_level, group_series)
 
+    for chain, key in zip(chains, keys):
+        for path, _, rel in chain:
+            if key is not None and path == key[0]:
+                break
+            if path not in layout.open_scopes:
+                layout.open_scopes[path] = (rel, signature.size(path))
+
     units = {}
     scope_sets = {}
     series_uids = {}
     for n, key in zip(members, keys):
         if key is None:
-            skey = series.get(("op", n.name))
+            skey = series.get(("op", n.path))
             if skey is None:
                 uid = "op:" + n.name
                 unit = units.get(uid)
                 if unit is None:
-                    unit = units[uid] = Unit(uid, "op", n.name, n.name.rpartition("/")[0], roles[n.name],
+                    unit = units[uid] = Unit(uid, "op", n.name, n.path.rpartition("/")[0], roles[n.name],
                                              op_type=n.type)
             else:
                 container, _, t, stem = skey
@@ -269,6 +311,8 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
         unit.members.append(n)
         layout.unit_of[n.name] = unit
 
+    if fold_loops:
+        _fold_loop_control(layout, units, members)
     if max_nodes is not None and len(units) > max_nodes:
         _bucket(layout, units, max_nodes)
 
@@ -277,7 +321,7 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
         u.order = i
     layout.units = ordered
     if focus:
-        _externals(layout, visible, members)
+        _externals(layout, visible, members, merge_stubs)
     _edges(layout, view)
     return layout
 
@@ -362,6 +406,39 @@ def _reopen_small(keys, series, members, assign, series_of, count, max_nodes, ca
     return keys, series
 
 
+LOOP_CONTROL = frozenset(["Enter", "RefEnter", "Merge", "RefMerge", "Switch", "RefSwitch", "Exit", "RefExit",
+                          "NextIteration", "RefNextIteration", "LoopCond"])
+
+
+def _fold_loop_control(layout, units, members):
+    """A loop frame's routing ops (one Enter, Merge, Switch, Exit and NextIteration per loop variable, and
+    the LoopCond) become one box inside the frame, so the drawing shows what the loop computes; the frame's
+    cluster still says it is a loop. Ops of a frame nested inside are folded into that frame's box."""
+    frames = sorted({n.path.rpartition("/")[0] for n in members if n.type == "LoopCond"}, key=len, reverse=True)
+    if not frames:
+        return
+    for uid, u in sorted(units.items(), key=lambda kv: kv[1].members[0]._id):
+        if u.kind not in ("op", "series") or u.op_type not in LOOP_CONTROL:
+            continue
+        path = u.members[0].path
+        frame = next((f for f in frames if path.startswith(f + "/")), None)
+        if frame is None:
+            continue
+        fid = "loop:" + frame
+        box = units.get(fid)
+        if box is None:
+            box = units[fid] = Unit(fid, "loop", frame, frame, "control")
+        del units[uid]
+        box.members.extend(u.members)
+        for m in u.members:
+            layout.unit_of[m.name] = box
+    for u in units.values():
+        if u.kind == "loop":
+            u.members.sort(key=lambda m: m._id)
+            u.count = len(u.members)
+    layout.folded = True
+
+
 def _bucket(layout, units, max_nodes):
     """Last resort for flat graphs: merge single ops of one type in one container, biggest groups first."""
     groups = {}
@@ -419,8 +496,9 @@ def _bucket_scopes(layout, units, excess):
         layout.bucketed = True
 
 
-def _externals(layout, visible, members):
-    """With a focus scope: ops outside it that feed it or consume from it, as small stubs."""
+def _externals(layout, visible, members, merge=False):
+    """With a focus scope: ops outside it that feed it or consume from it, as small stubs (``merge``: all
+    that feed it in one box, all that read from it in another, so a wide row of stubs becomes two boxes)."""
     inside = layout.unit_of
     externals = {}
     member_set = set(m.name for m in members)
@@ -442,6 +520,18 @@ def _externals(layout, visible, members):
         if name in hidden:
             continue
         n = externals[name]
+        if merge:
+            feeds = any(t._op.name == name for m in members for t in m._inputs) or any(
+                c.name == name for m in members for c in m._control_inputs)
+            uid = "ext:(inputs)" if feeds else "ext:(outputs)"
+            u = layout.unit_of.get(name) or next((x for x in layout.units if x.id == uid), None)
+            if u is None:
+                u = Unit(uid, "external", "ops feeding it" if feeds else "ops reading from it", None, "compute")
+                u.order = len(layout.units)
+                layout.units.append(u)
+            u.members.append(n)
+            layout.unit_of[name] = u
+            continue
         u = Unit("ext:" + name, "external", name, None, role_of(n), op_type=n.type)
         u.members.append(n)
         u.order = len(layout.units)

@@ -35,8 +35,9 @@ def run_dot(dot_text, fmt):
 class RenderResult:
     """What ``graphlab.viz.render`` returns. ``.dot`` is the text; ``.svg()`` lays it out (cached)."""
 
-    def __init__(self, dot, summary, info):
+    def __init__(self, dot, summary, info, fit_to=None):
         self.dot = dot
+        self.fit_to = fit_to            # px: a wider SVG gets width/height scaled down to it
         self.summary = summary          # human-readable lines, also drawn as the caption
         self.info = info                # structured: counts, collapsed scopes, series, hidden, overlay
         self._svg = None
@@ -54,6 +55,9 @@ class RenderResult:
         """The drawing as SVG text (runs ``dot`` once, then cached)."""
         if self._svg is None:
             self._svg = run_dot(self.dot, "svg").decode("utf-8")
+            if self.fit_to:
+                from graphlab.viz.fit import scaled_svg
+                self._svg = scaled_svg(self._svg, self.fit_to)
         return self._svg
 
     def png(self):

@@ -165,9 +165,12 @@ class NotebookPage:
         for img in locator.locator("img[src^='data:image/svg+xml']").all():
             if img.is_visible() and img.evaluate("el => el.complete && el.naturalWidth > 0"):
                 sources.append(_decode_data_uri(img.get_attribute("src")))
-        for svg in locator.locator(".jp-OutputArea-output svg").all():
+        # the live widget draws its SVG inline (.graphlab-live-picture), the locator may be the widget itself
+        for svg in locator.locator(".jp-OutputArea-output svg, .graphlab-live-picture svg").all():
             if svg.is_visible() and svg.evaluate("el => !el.parentElement.closest('svg')"):
-                sources.append(svg.evaluate("el => el.outerHTML"))
+                text = svg.evaluate("el => el.outerHTML")
+                if text not in sources:
+                    sources.append(text)
         return sources
 
     def svg_node_titles(self, locator):

@@ -263,3 +263,70 @@ def _check_live_widget_followed(nbp, lesson, relative, state, index):
         "%s: the live widget did not refresh after the following cells: its caption says %r, the graph has %d "
         "ops after Run All (%d when the widget was shown)" % (where, caption, total, at_widget))
     nbp.screenshot(cell, "lesson-%s-live.png" % lesson.stem)
+
+
+# --- the live widget's drawing: it fits the column, and a click opens or closes a box --------------------
+_BOX_JS = """(el, title) => {
+  const g = [...el.querySelectorAll('g.node, g.cluster')].find(
+      g => g.querySelector('title') && g.querySelector('title').textContent === title);
+  if (!g) return null;
+  const r = g.getBoundingClientRect();
+  return {x: r.x, y: r.y, width: r.width, height: r.height};
+}"""
+
+
+def _titles(widget):
+    return set(widget.evaluate("el => [...el.querySelectorAll('g.node > title, g.cluster > title')]"
+                               ".map(t => t.textContent)"))
+
+
+def test_live_widget_in_a_lesson_fits_and_opens_a_box_on_click(lab, browser_context, notebook):
+    _copy_lessons(lab.root)
+    nbp = notebook
+    nbp.open("notebooks/06-pruned-subgraphs.ipynb")
+    state = nbp.run_all(timeout=150)
+    assert problems(state, stderr=False) == [], "\n".join(problems(state, False))
+    index = [i for i, c in enumerate(state["cells"]) if c["type"] == "code" and _is_live(c["source"])][0]
+    # the output carries the drawing as SVG beside the widget: what a saved or exported notebook shows
+    [out] = [o for o in state["cells"][index]["outputs"] if WIDGET_MIME in o["mimes"]]
+    assert "image/svg+xml" in out["mimes"], out["mimes"]
+    cell = nbp.cell(index)
+    widget = nbp.live_widget(cell)
+    svg = widget.locator(".graphlab-live-picture svg").first
+    assert svg.is_visible()
+    column = cell.locator(".jp-OutputArea-output").first.bounding_box()["width"]
+    drawn = svg.bounding_box()
+    assert drawn["width"] <= column, "the live drawing is %d px wide in a %d-px column" % (drawn["width"], column)
+    nbp.screenshot(cell, "live-widget-collapsed.png")
+    # font size in the SVG's own units times the units' size on screen (the CTM): the text's px on screen
+    fonts = svg.evaluate("el => [...el.querySelectorAll('text')].map("
+                         "t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a)")
+    assert min(fonts) >= 9, "its smallest text is %.1f px high" % min(fonts)
+    assert "scope:gradients" in _titles(widget) and "cluster_gradients" not in _titles(widget)
+
+    # a click on the closed gradients box opens it: the widget redraws with the gradients frame
+    widget.locator('.graphlab-live-open[title="open gradients"]').wait_for(timeout=15000)
+    box = widget.evaluate(_BOX_JS, "scope:gradients")
+    nbp.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    nbp.page.wait_for_function(
+        "(el) => [...el.querySelectorAll('g.cluster > title')].some(t => t.textContent === 'cluster_gradients')",
+        arg=widget.element_handle(), timeout=15000)
+    assert "scope:gradients" not in _titles(widget)
+    assert widget.locator(".graphlab-live-picture svg").first.bounding_box()["width"] <= column
+    nbp.screenshot(cell, "live-widget-gradients-opened.png")
+
+    # a click on the open frame's name closes it again
+    # the redraw sets the picture, then lays the buttons over it: wait for the one on the frame's name
+    widget.locator('.graphlab-live-close[title="close gradients"]').wait_for(timeout=15000)
+    frame = widget.evaluate(_BOX_JS, "cluster_gradients")
+    hit = nbp.page.evaluate("([x, y]) => { const e = document.elementFromPoint(x, y); "
+                            "return e.className + ' ' + (e.title || ''); }", [frame["x"] + 12, frame["y"] + 8])
+    assert "graphlab-live-close" in hit and "close gradients" in hit, hit
+    nbp.page.mouse.click(frame["x"] + 12, frame["y"] + 8)
+    try:
+        nbp.page.wait_for_function(
+            "(el) => [...el.querySelectorAll('g.node > title')].some(t => t.textContent === 'scope:gradients')",
+            arg=widget.element_handle(), timeout=15000)
+    finally:
+        nbp.screenshot(cell, "live-widget-gradients-closed.png")
+    assert browser_context.blocked_requests == [], browser_context.blocked_requests[:5]

@@ -124,9 +124,8 @@ def test_live_view_draws_into_widget_state_and_stops(loaded, monkeypatch):
     view = watcher_of(loaded.ip).listeners[0].__self__
     cell = loaded.run("y = x + 2")
     assert cell.displays == [] and "\x1b" not in cell.stdout     # nothing leaks into other cells' output
-    [drawing] = view.output.outputs                                # the widget redrew: one SVG of x, y
-    svg = drawing["data"]["image/svg+xml"]
-    assert "<svg" in svg and "<title>op:add</title>" in svg and "<title>op:Const</title>" in svg
+    svg = view.picture.value                                       # the widget redrew: one SVG of x, y
+    assert svg.count("<svg") == 1 and "<title>op:add</title>" in svg and "<title>op:Const</title>" in svg
     view.scope.value = "nosuch"                                    # a draw error: caption only
     cell = loaded.run("z = y + 1")
     assert cell.displays == [] and cell.stdout == "" and "cannot draw" in view.caption.value
@@ -149,3 +148,34 @@ def test_graph_and_subgraph_colour_by_device(loaded):
         assert "on ps:0" in result.dot
     line = usage_error(loaded.run("%graph --color-by job"))
     assert "invalid choice: 'job'" in line
+
+
+def test_live_view_opens_and_closes_a_box_on_click_and_carries_a_static_svg(loaded, monkeypatch):
+    from graphlab_ipython import live, watcher_of
+    monkeypatch.setattr(live, "has_widget_frontend", lambda shell: True)
+    loaded.run("x = tf.placeholder(tf.float32, [], name='x')\n"
+               "with tf.name_scope('block'):\n    y = tf.square(x * 2.0 + 1.0, name='y')\n"
+               "g, = tf.gradients(y, x)")
+    cell = loaded.run("%graph --live")
+    view = watcher_of(loaded.ip).listeners[0].__self__
+    data = loaded.ip.display_formatter.format(cell.result.result)[0]   # what the cell's output holds
+    # the cell's output: the widget, and beside it the picture a saved or exported notebook shows
+    assert "application/vnd.jupyter.widget-view+json" in data and "<title>scope:gradients</title>" in data["image/svg+xml"]
+    assert data["text/plain"].startswith("graphlab live view: ")
+    hits = {(b.tooltip, tuple(b._dom_classes)) for b in view.stage.children[1:]}
+    assert ("open gradients", ("graphlab-live-hit", "graphlab-live-open")) in hits
+    assert ("close block", ("graphlab-live-hit", "graphlab-live-close")) in hits
+    [opener] = [b for b in view.stage.children[1:] if b.tooltip == "open gradients"]
+    opener.click()                                                   # a click opens the gradients box
+    assert "<title>scope:gradients</title>" not in view.picture.value
+    assert "<title>cluster_gradients</title>" in view.picture.value
+    assert "<title>scope:gradients</title>" not in view._repr_mimebundle_()["image/svg+xml"]
+    [closer] = [b for b in view.stage.children[1:] if b.tooltip == "close block"]
+    # a click on block's name closes it; clicks arrive on another thread than the cells' (the kernel's comm
+    # handling), whose default graph is another one: the widget still draws the cells' graph
+    import threading
+    clicking = threading.Thread(target=closer.click)
+    clicking.start()
+    clicking.join()
+    assert "<title>scope:block</title>" in view.picture.value and "<title>op:block/y</title>" not in view.picture.value
+    loaded.run("%graph --stop")

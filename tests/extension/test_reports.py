@@ -196,7 +196,9 @@ def test_live_widget_follows_cells(loaded, monkeypatch):
     monkeypatch.setattr(live, "has_widget_frontend", lambda shell: True)   # as under ipykernel
     loaded.run(CELL)
     assert loaded.run("w = %graph --live").result.success
-    assert type(loaded.ip.user_ns["w"]).__name__ == "VBox"
+    # the view: its widget, shown with the drawing as SVG beside it (the static fallback)
+    assert type(loaded.ip.user_ns["w"]).__name__ == "LiveGraph"
+    assert type(loaded.ip.user_ns["w"].widget).__name__ == "VBox"
     from graphlab_ipython import watcher_of
     watcher = watcher_of(loaded.ip)
     assert len(watcher.listeners) == 1

@@ -162,3 +162,36 @@ def test_every_lesson_has_goals_exercises_and_summary():
         for heading in ("Goals", "Exercise 1", "Exercise 2", "Summary"):
             assert heading in markdown, "%s has no %r section" % (os.path.basename(path), heading)
         assert nb.metadata.get("kernelspec", {}).get("name") in ("python3", TF_KERNEL)
+
+
+def _svg_sizes(svg):
+    """(px the page shows it at, px of one viewBox unit, smallest font-size in viewBox units) of an SVG:
+    its width attribute (pt, as Graphviz writes it, or px) and its viewBox (when it has one)."""
+    import re
+    head = re.search(r"<svg\b[^>]*>", svg).group(0)
+    width = re.search(r'\bwidth="([\d.]+)(pt|px)?"', head)
+    shown = float(width.group(1)) * (4 / 3 if width.group(2) == "pt" else 1)
+    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ', head)
+    units = float(box.group(1)) if box else shown       # no viewBox: one unit is one px
+    fonts = [float(v) for v in re.findall(r'font-size="([\d.]+)"', svg)] or [12.0]
+    return shown, shown / units, min(fonts)
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=IDS)
+def test_lesson_drawings_fit_the_column_at_a_readable_size(path):
+    """Every stored drawing is at most as wide as JupyterLab's column, and shown there its smallest text is
+    at least 9 px high (a drawing wider than the column is shown shrunk: its text shrinks with it)."""
+    from graphlab.viz.fit import COLUMN_PX, MIN_TEXT_PX
+    nb = nbformat.read(path, as_version=4)
+    too_wide = []
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else ():
+            svg = out.get("data", {}).get(SVG)
+            if not svg:
+                continue
+            shown, px_per_unit, font = _svg_sizes(svg)
+            text_px = font * px_per_unit * min(1.0, COLUMN_PX / shown)     # a wider one is shrunk to the column
+            if shown > COLUMN_PX + 0.5 or text_px < MIN_TEXT_PX:
+                too_wide.append("cell %d (%s): %.0f px wide, smallest text %.1f px on a %d-px column" % (
+                    i, cell.source.splitlines()[-1][:50], shown, text_px, COLUMN_PX))
+    assert not too_wide, "%s:\n%s" % (os.path.basename(path), "\n".join(too_wide))

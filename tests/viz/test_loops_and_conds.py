@@ -53,7 +53,7 @@ def test_nested_loops_report_one_count_per_run_of_the_inner_loop():
             "gradients/while/while_context": [3], "gradients/while/while/while_context": [2, 2, 2]}
         sess.run(x * 2.0, {x: [1.0, 2.0, 3.0]})
         assert sess.last_run.iterations == {}
-    dot = viz.render(tf.get_default_graph(), collapse=None, max_nodes=1000).dot
+    dot = viz.render(tf.get_default_graph(), collapse=None, max_nodes=1000, width=None).dot
     assert 'label="while  ↻ gradient loop"' in dot     # gradients/while: the gradient loop's cluster
 
 
@@ -90,6 +90,6 @@ def test_last_run_drawing_greys_the_dead_branch():
     sess.run(counter.initializer)
     sess.run(leaky, {flag: False})
     from graphlab import viz
-    result = viz.render(session=sess)
+    result = viz.render(session=sess, width=None)
     assert any("1 dead (the tf.cond branch not taken)" in line for line in result.summary)
     assert "dead: branch not taken" in result.dot

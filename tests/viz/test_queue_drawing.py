@@ -9,7 +9,7 @@ def test_queues_are_drawn_with_their_runners():
     data = tf.constant(np.arange(8, dtype=np.float32))
     x, = tf.train.slice_input_producer([data], shuffle=False)
     images = tf.train.shuffle_batch([x], batch_size=4, capacity=20, min_after_dequeue=5, num_threads=2)
-    dot = viz.render(tf.get_default_graph(), fetches=[images]).dot
+    dot = viz.render(tf.get_default_graph(), fetches=[images], width=None).dot
     queue = [line for line in dot.splitlines() if '"op:shuffle_batch/random_shuffle_queue"' in line][0]
     assert 'shape="box3d"' in queue and "QueueRunner: 2 threads" in queue
     producer = [line for line in dot.splitlines() if '"op:input_producer/input_producer"' in line][0]
