@@ -30,9 +30,11 @@ class VariableRef:
         self.lock = threading.Lock()
 
     def read(self, ctx):
-        """The current value, or TF's FailedPreconditionError naming the variable if never assigned."""
+        """The current value, or TF's FailedPreconditionError naming the variable if never assigned (raised
+        at the op that reads it, ``ctx.op``, as TF's executor reports it: ``v/read``, not ``v``)."""
         if self.value is None:
-            raise FailedPreconditionError(None, self.op, "Attempting to use uninitialized value %s" % self.op.name)
+            op = ctx.op if ctx is not None else self.op
+            raise FailedPreconditionError(None, op, "Attempting to use uninitialized value %s" % self.op.name)
         return self.value
 
     def read_value(self):
