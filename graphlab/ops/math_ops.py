@@ -906,17 +906,18 @@ def _matmul_kernel(ctx, a, b):
 
 
 def _matmul_grad(op, grad):
-    """TF's rule: each input's gradient is grad times the other input, transposed to match."""
+    """TF's rule: each input's gradient is grad times the other input, transposed to match (the MatMuls
+    marked grad_a / grad_b, as TF 2.21 marks them)."""
     a, b = op.inputs
     ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
     if not ta and not tb:
-        return [matmul(grad, b, transpose_b=True), matmul(a, grad, transpose_a=True)]
+        return [matmul(grad, b, transpose_b=True, grad_a=True), matmul(a, grad, transpose_a=True, grad_b=True)]
     if not ta and tb:
-        return [matmul(grad, b), matmul(grad, a, transpose_a=True)]
+        return [matmul(grad, b, grad_a=True), matmul(grad, a, transpose_a=True, grad_b=True)]
     if ta and not tb:
-        return [matmul(b, grad, transpose_b=True), matmul(a, grad)]
-    return [matmul(b, grad, transpose_a=True, transpose_b=True),
-            matmul(grad, a, transpose_a=True, transpose_b=True)]
+        return [matmul(b, grad, transpose_b=True, grad_a=True), matmul(a, grad, grad_b=True)]
+    return [matmul(b, grad, transpose_a=True, transpose_b=True, grad_a=True),
+            matmul(grad, a, transpose_a=True, transpose_b=True, grad_b=True)]
 
 
 register_op(
@@ -976,16 +977,30 @@ def _check_batch_matmul(ctx, sa, sb):
 
 
 def _batch_matmul_grad(op, grad):
-    """As MatMul's rule; broadcast batch dimensions are summed away centrally (graphlab/ops/broadcast_ops.py)."""
+    """TF's rule: as MatMul's (marked grad_a / grad_b), then, when the batch axes may have been broadcast,
+    each gradient summed over the axes its input was broadcast along (BroadcastGradientArgs of the batch
+    parts of the two shapes) and reshaped to the input's shape, with the ops TF builds for it."""
     a, b = op.inputs
     ax, ay = op._attrs["adj_x"], op._attrs["adj_y"]
     if not ax and not ay:
-        return [matmul(grad, b, adjoint_b=True), matmul(a, grad, adjoint_a=True)]
-    if not ax and ay:
-        return [matmul(grad, b), matmul(grad, a, adjoint_a=True)]
-    if ax and not ay:
-        return [matmul(b, grad, adjoint_b=True), matmul(a, grad)]
-    return [matmul(b, grad, adjoint_a=True, adjoint_b=True), matmul(grad, a, adjoint_a=True, adjoint_b=True)]
+        ga, gb = matmul(grad, b, adjoint_b=True, grad_a=True), matmul(a, grad, adjoint_a=True, grad_b=True)
+    elif not ax and ay:
+        ga, gb = matmul(grad, b, grad_a=True), matmul(grad, a, adjoint_a=True, grad_b=True)
+    elif ax and not ay:
+        ga, gb = matmul(b, grad, adjoint_b=True, grad_a=True), matmul(a, grad, grad_b=True)
+    else:
+        ga = matmul(b, grad, adjoint_a=True, adjoint_b=True, grad_a=True)
+        gb = matmul(grad, a, adjoint_a=True, adjoint_b=True, grad_b=True)
+    sa, sb = a.shape, b.shape
+    may_have_batch = sa.ndims is None or sa.ndims > 2 or sb.ndims is None or sb.ndims > 2
+    same_batch = (sa.ndims is not None and sb.ndims is not None and sa[:-2].is_fully_defined()
+                  and sb[:-2].is_fully_defined() and sa[:-2] == sb[:-2])
+    if not may_have_batch or same_batch:
+        return [ga, gb]
+    from graphlab.ops import array_ops
+    shape_a, shape_b = array_ops.shape(a), array_ops.shape(b)
+    axes_a, axes_b = build_op("BroadcastGradientArgs", [shape_a[:-2], shape_b[:-2]]).outputs
+    return [array_ops.reshape(reduce_sum(ga, axes_a), shape_a), array_ops.reshape(reduce_sum(gb, axes_b), shape_b)]
 
 
 register_op(
@@ -998,7 +1013,7 @@ register_op(
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
-           a_is_sparse=False, b_is_sparse=False, name=None, output_type=None):
+           a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
     """``tf.matmul``: MatMul for rank-2 inputs, BatchMatMulV2 above that; both named "MatMul"."""
     if (transpose_a and adjoint_a) or (transpose_b and adjoint_b):
         raise ValueError("Only one of transpose_a and adjoint_a can be True." if transpose_a and adjoint_a
@@ -1011,17 +1026,17 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         if (ra is None or ra > 2) or (rb is None or rb > 2):
             return build_op("BatchMatMulV2", [a, b], attrs={"adj_x": bool(adjoint_a or transpose_a),
                                                             "adj_y": bool(adjoint_b or transpose_b),
-                                                            "grad_x": False, "grad_y": False},
+                                                            "grad_x": bool(grad_a), "grad_y": bool(grad_b)},
                             name=s).outputs[0]
         if a.dtype.is_complex:
             if adjoint_a:
                 a = conj(a)
             if adjoint_b:
                 b = conj(b)
-        # grad_a/grad_b: TF 2.21's attrs marking a gradient's MatMul; False on every op tf.matmul builds
+        # grad_a/grad_b: TF 2.21's attrs marking the MatMuls of a gradient (which input's gradient it is)
         return build_op("MatMul", [a, b], attrs={"transpose_a": bool(transpose_a or adjoint_a),
                                                  "transpose_b": bool(transpose_b or adjoint_b),
-                                                 "grad_a": False, "grad_b": False},
+                                                 "grad_a": bool(grad_a), "grad_b": bool(grad_b)},
                         name=s).outputs[0]
 
 
