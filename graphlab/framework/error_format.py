@@ -123,14 +123,15 @@ def _frames(op):
     return [where] if where is not None else []
 
 
-def run_error_message(message, op):
-    """A kernel's message as ``Session.run`` reports it in TF 2.21 (``interpolate_graph``)."""
+def run_error_message(message, op, tag="[[{{node %s}}]]"):
+    """A kernel's message as ``Session.run`` reports it in TF 2.21 (``interpolate_graph``); the placer's
+    errors tag the node as ``[[add]]``."""
     lines = ["Graph execution error:", "",
              "Detected at node %r defined at (most recent call last):" % op.name]
     for frame in _frames(op):
         lines.append('    File "%s", line %d, in %s' % (frame.filename, frame.lineno, frame.function))
     lines.append("Node: %r" % op.name)
-    lines.append(("%s\n\t [[{{node %s}}]]" % (message, op.name)).strip())
+    lines.append(("%s\n\t %s" % (message, tag % op.name)).strip())
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from graphlab.framework.default_stacks import get_default_session
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
-from graphlab.framework.error_format import as_run_error
+from graphlab.framework.error_format import as_run_error, run_error_message
 from graphlab.runtime import (fetches as fetches_mod, functions, numpy_errors, partial_run, pruning, recording,
                               threads)
 from graphlab.runtime.fetches import as_result as _as_result
@@ -132,7 +132,10 @@ class BaseSession:
         fed, feed_values = self._normalise_feeds(feed_dict)
         if self._placed != len(graph._ops):     # TF places the whole graph when it first runs or has grown
             from graphlab.runtime import placement
-            placement.check(graph.get_operations(), self._config)
+            try:
+                placement.check(graph.get_operations(), self._config)
+            except errors.InvalidArgumentError as e:   # as TF's placer reports it: tagged [[add]], no op
+                raise type(e)(None, None, run_error_message(e.message, e.op, "[[%s]]")) from None
             placement.log(graph, self._config)
             self._placed = len(graph._ops)
         fetch_tensors = []
