@@ -170,7 +170,7 @@ class Cases:
             assert type(e).__name__ == kind, (key, ours)
         else:
             raise AssertionError("graphlab builds %s without an error; TF raises %s: %s" % (key, kind, text))
-        assert ours == text
+        assert ours == text, (ours, text)
 
     def check_run_error(self, key, tf_results):
         expected = tf_results["run_errors"][key]

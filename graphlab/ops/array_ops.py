@@ -1886,7 +1886,7 @@ def _reverse_sequence_kernel(ctx, x, lengths):
 
 register_op(
     "ReverseSequence",
-    inputs=["input: T", "seq_lengths: Tlen=int64"],     # TF's default Tlen: a Python list becomes int64
+    inputs=["input: T", "seq_lengths: Tlen=int32"],     # as TF 2.21: a Python list of lengths becomes int32
     outputs=_reverse_sequence_outputs,
     kernel=_reverse_sequence_kernel,
     grad=lambda op, grad: [reverse_sequence(grad, op.inputs[1], op.get_attr("seq_dim"),
