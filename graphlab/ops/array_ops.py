@@ -676,12 +676,16 @@ def _concat_outputs(op):
         if out is None:
             out = rest
         else:
-            for i, (a, b) in enumerate(zip(out, rest)):
-                if a is not None and b is not None and a != b:
-                    raise ValueError("Dimension %d in both shapes must be equal, but are %d and %d. Shapes are "
-                                     "%s and %s." % (i, a, b, tensor_shape.TensorShape(out).bracket_str(),
-                                                     tensor_shape.TensorShape(rest).bracket_str()))
-                out[i] = a if a is not None else b
+            # as TF's rule: the axes before the concatenated one, then those after it, each merged as a shape
+            for lo, hi in ((0, axis), (axis + 1, rank)):
+                for i in builtins.range(lo, hi):
+                    a, b = out[i], rest[i]
+                    if a is not None and b is not None and a != b:
+                        raise ShapeError("Dimension %d in both shapes must be equal, but are %d and %d. Shapes "
+                                         "are %s and %s." % (i - lo, a, b, registry.dims_text(out[lo:hi]),
+                                                             registry.dims_text(rest[lo:hi])),
+                                         read_inputs=(len(values),))
+                    out[i] = a if a is not None else b
     out = out or [None] * rank
     out[axis] = total
     return [(_dtype_of(op), tensor_shape.TensorShape(out))]
