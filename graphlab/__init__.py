@@ -32,6 +32,7 @@ from graphlab.ops.tensor_array import TensorArray
 from graphlab.ops.functional_ops import foldl, foldr, map_fn, scan
 from graphlab.ops.clip_ops import clip_by_average_norm, clip_by_global_norm, clip_by_norm, global_norm
 from graphlab.ops.logging_ops import Assert, Print, assert_equal
+from graphlab.ops.logging_ops import print_v2 as print  # noqa: A004  (tf.print; builtins.print is not used here)
 from graphlab.ops.data_flow_ops import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue
 from graphlab.ops.script_ops import py_func
 from graphlab.gradients import gradients
@@ -46,6 +47,7 @@ from graphlab.ops.math_ops import (abs, add, add_n, argmax, argmin, cast, ceil, 
                                    sign, sin, sqrt, square, squared_difference, subtract, tanh, to_double,
                                    to_float, to_int32, to_int64, truediv)
 from graphlab import math  # noqa: E402  (tf.math namespace)
+from graphlab import nest  # noqa: E402  (tf.nest namespace)
 from graphlab.framework.registry import constant, convert_to_tensor
 from graphlab.ops.state_ops import assign, assign_add, assign_sub, is_variable_initialized
 from graphlab.runtime.run_metadata import RunMetadata, RunOptions

@@ -18,7 +18,7 @@ from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, custom_gradient, math_ops
-from graphlab.ops.broadcast_ops import BROADCASTING_OPS, reduce_batch_dims, reduce_broadcast
+from graphlab.ops.broadcast_ops import BROADCASTING_OPS, reduce_broadcast
 
 # ---------------------------------------------------------------------------------------- gradients()
 
@@ -90,8 +90,15 @@ def _default_grad_ys(grad_ys, ys):
                 one = registry.constant(np.ones((), y._dtype.base_dtype.as_numpy_dtype), name="Const")
                 out.append(array_ops.fill(shape, one, name=scope))
             continue
+        if isinstance(g, IndexedSlices):      # as TF: each given gradient gets an Identity in the gradient scope
+            out.append(IndexedSlices(
+                g.values if not isinstance(g.values, Tensor) else array_ops.identity(g.values,
+                                                                                     name="grad_ys_%d_values" % i),
+                g.indices if not isinstance(g.indices, Tensor) else array_ops.identity(
+                    g.indices, name="grad_ys_%d_indices" % i), g.dense_shape))
+            continue
         g = registry.convert_to_tensor(g, dtype=y._dtype.base_dtype, name="grad_y")
-        out.append(g)
+        out.append(array_ops.identity(g, name="grad_ys_%d" % i))
     return out
 
 
@@ -195,8 +202,6 @@ def _gradients_helper(ys, xs, grad_ys, stop_gradient_ops, gate_gradients, unconn
                 if op._type in BROADCASTING_OPS and len(op._inputs) == 2 and len(in_grads) == 2:
                     in_grads = list(reduce_broadcast(op._inputs[0], op._inputs[1], *in_grads, op_type=op._type,
                                                      incoming=out_grads[0]))
-                elif op._type == "BatchMatMulV2":
-                    in_grads = [reduce_batch_dims(g, x) for g, x in zip(in_grads, op._inputs)]
                 elif op._type == "SelectV2" and len(in_grads) == 3:   # each branch against the output
                     z = op._outputs[0]
                     in_grads[1] = reduce_broadcast(op._inputs[1], z, in_grads[1], None, op._type)[0]

@@ -6,6 +6,8 @@ import unittest
 
 import numpy as np
 
+from graphlab.gradient_checker import compute_gradient, compute_gradient_error  # noqa: F401
+
 
 class TestCase(unittest.TestCase):
     """``tf.test.TestCase``: each test starts with a fresh default graph; ``session()`` /

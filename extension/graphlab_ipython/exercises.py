@@ -91,8 +91,14 @@ def _plain(value):
 
 
 def _first_line(error):
-    """The line that says what went wrong: TF's restore errors put it after "Original error:"."""
+    """The line that says what went wrong: TF's restore errors put it after "Original error:", a run's
+    error after "Graph execution error:" and the "Node: 'name'" line of where the node was defined."""
     text = str(error).strip()
     if "Original error:" in text:
         text = text.split("Original error:", 1)[1].strip() or text
+    if text.startswith("Graph execution error:"):
+        text = text[len("Graph execution error:"):].strip()
+        lines = text.splitlines()
+        nodes = [i for i, line in enumerate(lines) if line.startswith("Node: ")]
+        text = "\n".join(lines[nodes[0] + 1:] if nodes else lines).strip()
     return text.splitlines()[0] if text else "(no message)"

@@ -49,11 +49,13 @@ class OpError(Exception):
         return self._error_code
 
     def __str__(self):
+        """The message, then where the op was defined, as TF's OpError: "Original stack trace for 'add':"
+        and the frames (graphlab keeps one per op, the user's line)."""
         if self._op is None:
             return self._message
         where = getattr(self._op, "source_line", None)
-        defined = " (defined at %s)" % where.short() if where is not None else ""
-        return "%s\n\t [[node %s%s ]]" % (self._message, self._op.name, defined)
+        frames = '  File "%s", line %d, in %s\n' % (where.filename, where.lineno, where.function) if where else ""
+        return "%s\n\nOriginal stack trace for %r:\n%s" % (self._message, self._op.name, frames)
 
 
 def _make(name, code, doc):

@@ -197,8 +197,9 @@ def build_op(op_type, inputs=(), attrs=None, name=None, default_name=None, contr
     try:
         specs = opdef.outputs(op)
     except ValueError as e:
-        raise ValueError("%s for '%s' (op: '%s') with input shapes: %s%s." % (
-            str(e) if isinstance(e, ShapeError) else str(e).rstrip("."), op_name, op_type,
+        from graphlab.framework.error_format import summarize_node
+        raise ValueError("%s for '%s' with input shapes: %s%s." % (
+            str(e) if isinstance(e, ShapeError) else str(e).rstrip("."), summarize_node(op),
             ", ".join(t._shape.bracket_str() for t in flat), _computed_inputs(e, flat))) from None
     if len(specs) == 1:                  # the common case, without a comprehension's extra objects
         dt, shape = specs[0]

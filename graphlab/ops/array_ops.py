@@ -16,7 +16,7 @@ from graphlab.formats import dtypes_map
 from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
 from graphlab.framework.registry import (NOT_DIFFERENTIABLE, build_op, const_value, constant, convert_to_tensor,
-                                   register_op, same_as_input)
+                                         ShapeError, register_op, same_as_input)
 
 # ---------------------------------------------------------------------------------------------- Const
 _VAL_FIELD = {"f": {2: "half_val", 4: "float_val", 8: "double_val"}, "b": "bool_val", "O": "string_val",
@@ -382,21 +382,21 @@ def _reshape_outputs(op):
         i = target.index(-1)
         if n is not None and None not in target:
             if product == 0 or n % product:
-                raise ValueError("Cannot reshape a tensor with %d elements to shape %s (%d elements)" % (
-                    n, "[%s]" % ",".join(str(d) for d in target), product))
+                raise ShapeError("Cannot reshape a tensor with %d elements to shape %s (%d elements)" % (
+                    n, "[%s]" % ",".join(str(d) for d in target), product), partial_inputs=(1,))
             target[i] = n // product
         else:
             target[i] = None
     elif n is not None and None not in target and n != product:
-        raise ValueError("Cannot reshape a tensor with %d elements to shape %s (%d elements)" % (
-            n, "[%s]" % ",".join(str(d) for d in target), product))
+        raise ShapeError("Cannot reshape a tensor with %d elements to shape %s (%d elements)" % (
+            n, "[%s]" % ",".join(str(d) for d in target), product), partial_inputs=(1,))
     elif n is not None and target.count(None) == 1 and product and n % product == 0:
         target[target.index(None)] = n // product     # TF: one unknown size follows from the input's
     elif n is None and x._shape.ndims is not None and None not in target:
         inner = [d for d in x._shape.as_list() if d is not None]
         if inner and product and product % _product(inner):
-            raise ValueError("Dimension size must be evenly divisible by %d but is %d" % (
-                _product(inner), product))
+            raise ShapeError("Dimension size must be evenly divisible by %d but is %d" % (
+                _product(inner), product), partial_inputs=(1,))
     return [(_dtype_of(op), tensor_shape.TensorShape(target))]
 
 
@@ -676,12 +676,16 @@ def _concat_outputs(op):
         if out is None:
             out = rest
         else:
-            for i, (a, b) in enumerate(zip(out, rest)):
-                if a is not None and b is not None and a != b:
-                    raise ValueError("Dimension %d in both shapes must be equal, but are %d and %d. Shapes are "
-                                     "%s and %s." % (i, a, b, tensor_shape.TensorShape(out).bracket_str(),
-                                                     tensor_shape.TensorShape(rest).bracket_str()))
-                out[i] = a if a is not None else b
+            # as TF's rule: the axes before the concatenated one, then those after it, each merged as a shape
+            for lo, hi in ((0, axis), (axis + 1, rank)):
+                for i in builtins.range(lo, hi):
+                    a, b = out[i], rest[i]
+                    if a is not None and b is not None and a != b:
+                        raise ShapeError("Dimension %d in both shapes must be equal, but are %d and %d. Shapes "
+                                         "are %s and %s." % (i - lo, a, b, registry.dims_text(out[lo:hi]),
+                                                             registry.dims_text(rest[lo:hi])),
+                                         read_inputs=(len(values),))
+                    out[i] = a if a is not None else b
     out = out or [None] * rank
     out[axis] = total
     return [(_dtype_of(op), tensor_shape.TensorShape(out))]
@@ -818,7 +822,8 @@ def _split_outputs(op):
     axis = _axis_attr(int(axis), len(dims))
     if dims[axis] is not None:
         if dims[axis] % n:
-            raise ValueError("Dimension size must be evenly divisible by %d but is %d" % (n, dims[axis]))
+            raise ShapeError("Dimension size must be evenly divisible by %d but is %d\n\tNumber of ways to split "
+                             "should evenly divide the split dimension" % (n, dims[axis]), read_inputs=(0,))
         dims[axis] //= n
     return [(_dtype_of(op, 1), tensor_shape.TensorShape(dims))] * n
 
@@ -1009,6 +1014,9 @@ def _strided_slice_outputs(op):
     used = sum(1 for it in items if it is not None and it is not Ellipsis)
     if Ellipsis not in items:
         items.append(Ellipsis)
+    if used > len(dims):      # more indices than the input has axes
+        raise ShapeError("Index out of range using input dim %d; input has only %d dims" % (len(dims), len(dims)),
+                         read_inputs=(3,))
     out, d = [], 0
     for it in items:
         if it is Ellipsis:
@@ -1032,7 +1040,8 @@ def _strided_slice_outputs(op):
                 out.append(len(builtins.range(*it.indices(size))))
             d += 1
     if d > len(dims):
-        raise ValueError("Index out of range using input dim %d; input has only %d dims" % (d - 1, len(dims)))
+        raise ShapeError("Index out of range using input dim %d; input has only %d dims" % (d - 1, len(dims)),
+                         read_inputs=(3,))
     return [(_dtype_of(op), tensor_shape.TensorShape(out))]
 
 
@@ -1881,7 +1890,7 @@ def _reverse_sequence_kernel(ctx, x, lengths):
 
 register_op(
     "ReverseSequence",
-    inputs=["input: T", "seq_lengths: Tlen=int64"],     # TF's default Tlen: a Python list becomes int64
+    inputs=["input: T", "seq_lengths: Tlen=int32"],     # as TF 2.21: a Python list of lengths becomes int32
     outputs=_reverse_sequence_outputs,
     kernel=_reverse_sequence_kernel,
     grad=lambda op, grad: [reverse_sequence(grad, op.inputs[1], op.get_attr("seq_dim"),

@@ -132,15 +132,6 @@ def reduce_broadcast(x, y, gx, gy, op_type="AddV2", incoming=None):
     return gx, gy
 
 
-def reduce_batch_dims(grad, x):
-    """BatchMatMulV2 broadcasts batch dimensions: sum its output-shaped input gradient back to ``x``."""
-    if grad is None or grad._shape.is_compatible_with(x._shape) and grad._shape.ndims == x._shape.ndims:
-        return grad
-    sx, sg = _shape(x), _shape(grad)
-    axes, _ = broadcast_gradient_args(sx, sg)
-    return array_ops.reshape(math_ops.reduce_sum(grad, axes, keepdims=True), sx)
-
-
 # ---------------------------------------------------------------------------------------- BroadcastTo
 
 def _broadcast_to_outputs(op):
@@ -186,4 +177,4 @@ def broadcast_to(input, shape, name=None):  # noqa: A002
     return build_op("BroadcastTo", [input, shape], name=name).outputs[0]
 
 
-__all__ = ["broadcast_to", "broadcast_gradient_args", "reduce_broadcast", "reduce_batch_dims", "BROADCASTING_OPS"]
+__all__ = ["broadcast_to", "broadcast_gradient_args", "reduce_broadcast", "BROADCASTING_OPS"]

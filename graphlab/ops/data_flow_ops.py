@@ -6,6 +6,7 @@ The kernels block as TF's do: a dequeue waits for enough elements, for ``close``
 or for the run's deadline (``DeadlineExceededError``); an enqueue waits for room. A dequeue that fails or is
 interrupted puts back what it had taken, so nothing is lost.
 """
+import hashlib
 import weakref
 
 import numpy as np
@@ -419,7 +420,10 @@ class RandomShuffleQueue(QueueBase):
         if seed1 is None and seed2 is None:
             seed1, seed2 = 0, 0
         elif seed is None and shared_name is not None:
-            seed2 = 0            # TF: a shared queue seeded only by the graph must not depend on op order
+            # TF: a shared queue seeded only by the graph must not depend on op order (seed2 usually counts
+            # the graph's ops): seed2 comes from the graph seed and the shared name alone
+            digest = hashlib.md5((str(seed1) + shared_name).encode("utf-8")).hexdigest()
+            seed2 = int(digest[:8], 16) & 0x7FFFFFFF
         attrs = _queue_attrs(dtypes, shapes_, capacity, shared_name)
         attrs.update({"min_after_dequeue": int(min_after_dequeue), "seed": int(seed1), "seed2": int(seed2)})
         super().__init__(dtypes, shapes, names, attrs, name)

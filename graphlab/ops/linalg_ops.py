@@ -3,9 +3,12 @@ LogMatrixDeterminant, Cholesky, MatrixTriangularSolve, MatrixSolve, MatrixSolveL
 Qr, with TF's gradient rules (linalg_grad.py) and the Python functions TF builds around them
 (``tf.cholesky_solve``, ``tf.matrix_solve_ls``, ``tf.linalg.logdet`` ...).
 
-Kernels use numpy.linalg in float64 for float32/float16 inputs and cast back. As TF's CPU kernels: a failed
-Cholesky gives NaN in the lower triangle, a triangular solve divides by a zero diagonal (inf), while
-MatrixInverse and MatrixSolve raise "not invertible".
+The LU and Cholesky based kernels (inverse, determinants, solves, Cholesky, least squares) compute in the
+input's own dtype, with the unblocked algorithms of the Eigen decompositions TF's CPU kernels use (partial
+pivoting LU, LLT): a float32 normal equation rounds as in TF, not as float64 would. The iterative ones
+(SelfAdjointEigV2, Svd, Qr) use numpy.linalg in float64 and cast back (numpy computes every LAPACK call in
+double). As TF's CPU kernels: a failed Cholesky gives NaN in the lower triangle, a triangular solve divides
+by a zero diagonal (inf), while MatrixInverse and MatrixSolve raise "not invertible".
 """
 import numpy as np
 
@@ -59,6 +62,68 @@ def _wide(x):
     return x.astype(wide), (lambda v: np.asarray(v).astype(x.dtype))
 
 
+def _lu(m):
+    """Eigen's unblocked PartialPivLU of one square matrix, in its own dtype: (lu, perm, swaps) with the
+    unit-lower L below the diagonal and U on and above it, ``m[perm] = L U``."""
+    lu = np.array(m, copy=True)
+    n = lu.shape[0]
+    perm = np.arange(n)
+    swaps = 0
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(lu[k:, k])))     # the first largest, as Eigen's maxCoeff
+        if lu[p, k] != 0:
+            if p != k:
+                lu[[k, p]] = lu[[p, k]]
+                perm[[k, p]] = perm[[p, k]]
+                swaps += 1
+            lu[k + 1:, k] /= lu[k, k]
+        if k < n - 1:
+            lu[k + 1:, k + 1:] -= np.outer(lu[k + 1:, k], lu[k, k + 1:])
+    return lu, perm, swaps
+
+
+def _lu_solve(lu, perm, b):
+    """x with (P^-1 L U) x = b: forward substitution with the unit-lower L, back substitution with U."""
+    x = np.array(b[perm], copy=True)
+    n = lu.shape[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(1, n):
+            x[i] -= lu[i, :i] @ x[:i]
+        for i in range(n - 1, -1, -1):
+            x[i] = (x[i] - lu[i, i + 1:] @ x[i + 1:]) / lu[i, i]
+    return x
+
+
+def _invertible(lu):
+    return lu.shape[0] == 0 or np.min(np.abs(np.diagonal(lu))) > 0
+
+
+def _cholesky_one(m):
+    """Eigen's unblocked LLT (lower) of one matrix in its own dtype, or None when it is not positive
+    definite."""
+    l = np.tril(np.array(m, copy=True))  # noqa: E741  (L, as the formulas write it)
+    n = l.shape[0]
+    for k in range(n):
+        x = l[k, k].real - (np.vdot(l[k, :k], l[k, :k]).real if k else 0)
+        if not x > 0:
+            return None
+        x = np.sqrt(l.real.dtype.type(x))
+        l[k, k] = x
+        if k + 1 < n:
+            if k:
+                l[k + 1:, k] -= l[k + 1:, :k] @ np.conj(l[k, :k])
+            l[k + 1:, k] /= x
+    return l
+
+
+def _each_matrix(fn, *arrays):
+    """``fn`` applied to each matrix of a batch (the leading axes of the first array)."""
+    batch = arrays[0].shape[:-2]
+    flats = [a.reshape((-1,) + a.shape[-2:]) if a.ndim > 2 else a[None] for a in arrays]
+    results = [fn(*ms) for ms in zip(*flats)]
+    return results, batch
+
+
 def _batch_shape(a, b):
     """Broadcast batch dims of two matrix batches (TF 2's solvers broadcast them)."""
     try:
@@ -91,13 +156,16 @@ def _static_batch(a, b):
 # ------------------------------------------------------------------------------------------ MatrixInverse
 def _inverse_kernel(ctx, x):
     _run_checks(ctx, x)
-    xw, back = _wide(x)
     if ctx.attrs["adjoint"]:
-        xw = np.conj(np.swapaxes(xw, -1, -2))
-    try:
-        return back(np.linalg.inv(xw))
-    except np.linalg.LinAlgError:
-        raise InvalidArgumentError(None, ctx.op, "Input is not invertible.") from None
+        x = np.conj(np.swapaxes(x, -1, -2))
+
+    def inverse(m):
+        lu, perm, _ = _lu(m)
+        if not _invertible(lu):
+            raise InvalidArgumentError(None, ctx.op, "Input is not invertible.")
+        return _lu_solve(lu, perm, np.eye(m.shape[0], dtype=m.dtype))
+    results, batch = _each_matrix(inverse, x)
+    return np.array(results, dtype=x.dtype).reshape(x.shape)
 
 
 def _inverse_grad(op, grad):
@@ -121,10 +189,28 @@ def _det_outputs(op):
     return [(x._dtype.base_dtype, shape)]
 
 
+def _sign_and_log_abs_det(m):
+    """TF's determinant kernels: from the pivoted LU in m's dtype, the sign (the permutation's times the
+    diagonal's) and the sum of log |diagonal|; 1 and 0 for an empty matrix."""
+    if m.shape[0] == 0:
+        return m.dtype.type(1), m.real.dtype.type(0)
+    lu, _, swaps = _lu(m)
+    diag = np.diagonal(lu)
+    magnitude = np.abs(diag)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_abs = np.sum(np.log(magnitude))
+        sign = (-1 if swaps % 2 else 1) * np.prod(diag / magnitude)
+    return m.dtype.type(sign), log_abs
+
+
 def _det_kernel(ctx, x):
     _run_checks(ctx, x)
-    xw, back = _wide(x)
-    return back(np.linalg.det(xw))
+
+    def det(m):
+        sign, log_abs = _sign_and_log_abs_det(m)
+        return sign * np.exp(log_abs)
+    results, batch = _each_matrix(det, x)
+    return np.array(results, dtype=x.dtype).reshape(batch)
 
 
 def _det_grad(op, grad):
@@ -141,9 +227,10 @@ register_op("MatrixDeterminant", inputs=["input: T"], outputs=_det_outputs, kern
 
 def _slogdet_kernel(ctx, x):
     _run_checks(ctx, x)
-    xw, back = _wide(x)
-    sign, logabs = np.linalg.slogdet(xw)
-    return back(sign), back(logabs)
+    results, batch = _each_matrix(_sign_and_log_abs_det, x)
+    signs = np.array([r[0] for r in results], dtype=x.dtype).reshape(batch)
+    logs = np.array([r[1] for r in results], dtype=x.dtype).reshape(batch)
+    return signs, logs
 
 
 def _slogdet_grad(op, _, grad_b):
@@ -162,16 +249,14 @@ register_op("LogMatrixDeterminant", inputs=["input: T"], outputs=lambda op: _det
 # --------------------------------------------------------------------------------------------- Cholesky
 def _cholesky_kernel(ctx, x):
     _run_checks(ctx, x)
-    xw, back = _wide(x)
-    flat = xw.reshape((-1,) + xw.shape[-2:])
-    out = np.zeros_like(flat)
-    lower = np.tril(np.ones(xw.shape[-2:], bool))
-    for i, m in enumerate(flat):
-        try:
-            out[i] = np.linalg.cholesky(m)
-        except np.linalg.LinAlgError:   # TF's CPU kernel: NaN in the lower triangle of a failed matrix
-            out[i] = np.where(lower, np.nan, 0)
-    return back(out.reshape(xw.shape))
+    lower = np.tril(np.ones(x.shape[-2:], bool))
+
+    def cholesky(m):
+        l = _cholesky_one(m)  # noqa: E741
+        # TF's CPU kernel: NaN in the lower triangle of a failed matrix
+        return np.where(lower, np.nan, 0).astype(m.dtype) if l is None else l
+    results, _ = _each_matrix(cholesky, x)
+    return np.array(results, dtype=x.dtype).reshape(x.shape)
 
 
 def _cholesky_grad(op, grad):
@@ -226,9 +311,8 @@ def _triangular_kernel(ctx, a, b):
     if b.ndim < 2 or b.shape[-2] != a.shape[-1]:
         raise InvalidArgumentError(None, ctx.op, "Input matrix and right-hand side must have the same number of "
                                    "rows.")
-    aw, back = _wide(a)
-    tri = np.tril(aw) if ctx.attrs["lower"] else np.triu(aw)
-    return back(_triangular_solve(tri, b.astype(aw.dtype), ctx.attrs["lower"], ctx.attrs["adjoint"]))
+    tri = np.tril(a) if ctx.attrs["lower"] else np.triu(a)
+    return _triangular_solve(tri, b.astype(a.dtype), ctx.attrs["lower"], ctx.attrs["adjoint"]).astype(a.dtype)
 
 
 def _unbroadcast_solve(a, b, grad_a, grad_b):
@@ -279,13 +363,16 @@ def _matrix_solve_kernel(ctx, a, b):
     if b.shape[:-1] != a.shape[:-1]:
         raise InvalidArgumentError(None, ctx.op, "Input matrix and right-hand side must have the same number of "
                                    "rows.")
-    aw, back = _wide(a)
     if ctx.attrs["adjoint"]:
-        aw = np.conj(np.swapaxes(aw, -1, -2))
-    try:
-        return back(np.linalg.solve(aw, b.astype(aw.dtype)))
-    except np.linalg.LinAlgError:
-        raise InvalidArgumentError(None, ctx.op, "Input matrix is not invertible.") from None
+        a = np.conj(np.swapaxes(a, -1, -2))
+
+    def solve(m, rhs):
+        lu, perm, _ = _lu(m)
+        if not _invertible(lu):
+            raise InvalidArgumentError(None, ctx.op, "Input matrix is not invertible.")
+        return _lu_solve(lu, perm, rhs.astype(m.dtype))
+    results, _ = _each_matrix(solve, a, b)
+    return np.array(results, dtype=a.dtype).reshape(b.shape)
 
 
 def _matrix_solve_grad(op, grad):
@@ -317,11 +404,20 @@ def _solve_ls_outputs(op):
 
 def _solve_ls_kernel(ctx, a, b, l2):
     _run_checks(ctx, a, square=False)
-    aw, back = _wide(a)
-    bw = b.astype(aw.dtype)
-    n = aw.shape[-1]
-    gram = np.conj(np.swapaxes(aw, -1, -2)) @ aw + float(l2) * np.eye(n)
-    return back(np.linalg.solve(gram, np.conj(np.swapaxes(aw, -1, -2)) @ bw))
+    n = a.shape[-1]
+
+    def least_squares(m, rhs):
+        """TF's fast path: the Cholesky factor of the regularized Gram matrix, all in m's dtype."""
+        mh = np.conj(m.T)
+        gram = mh @ m + np.asarray(l2, m.real.dtype) * np.eye(n, dtype=m.dtype)
+        l = _cholesky_one(gram)  # noqa: E741
+        if l is None:
+            raise InvalidArgumentError(None, ctx.op, "Input matrix was rank deficient or ill-conditioned. Try "
+                                       "setting fast=False or provide a larger l2_regularizer > 0.")
+        y = _triangular_solve(l, mh @ rhs.astype(m.dtype), True, False)
+        return _triangular_solve(l, y, True, True)
+    results, batch = _each_matrix(least_squares, a, b)
+    return np.array(results, dtype=a.dtype).reshape(batch + (n, b.shape[-1]))
 
 
 def _regularized_gramian_cholesky(matrix, l2_regularizer, first_kind):

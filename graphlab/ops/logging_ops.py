@@ -3,11 +3,16 @@
 Like every op they run only if a fetch needs them: an Assert that nothing depends on checks nothing,
 which is why TF code wraps the guarded value in ``control_dependencies([assert_op])``.
 """
+import collections
+import logging
+import os
+import pprint
+import random
 import sys
 
 import numpy as np
 
-from graphlab.framework import dtypes, graph as graph_mod
+from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import control_flow_ops
@@ -112,6 +117,189 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
                          "summarize": 3 if summarize is None else summarize}, name=name)
     op._own_attrs()["U"] = list(op._attrs["Tlist"])     # TF's name for the data types, written to GraphDefs
     return op.outputs[0]
+
+
+# ------------------------------------------------------------------------------------- StringFormat
+def _format_v2(value, summarize):
+    """One tensor as TF's StringFormat (and so tf.print) shows it (SummarizeValue with print_v2): numpy-like
+    nested brackets, rows on their own lines, the first and last ``summarize`` entries of each dimension
+    with "..." between (-1: all), strings quoted, a scalar bare."""
+    arr = np.asarray(value)
+    ends = arr.size if summarize is None or summarize < 0 else min(summarize, arr.size)
+    if arr.dtype.kind == "c":
+        element = lambda v: "?"      # noqa: E731  (TF prints no complex numbers)
+    elif arr.dtype.kind in "OSU":
+        element = lambda v: '"%s"' % _c_escape(v if isinstance(v, bytes) else str(v).encode("utf-8"))  # noqa: E731
+    else:
+        element = _element_text(arr)
+    if arr.ndim == 0:
+        return element(arr[()])
+    out = []
+    ndims = arr.ndim
+
+    def spacing(dim):
+        out.append(" " if dim == ndims - 1 else "\n" * (ndims - dim - 1) + " " * (dim + 1))
+
+    def one_dim(dim, sub):
+        if dim == ndims:
+            out.append(element(sub))
+            return
+        out.append("[")
+        count = sub.shape[0]
+        for i in range(min(ends, count)):
+            if i:
+                spacing(dim)
+            one_dim(dim + 1, sub[i])
+        if count > 2 * ends:
+            spacing(dim)
+            out.append("...")
+        for i in range(max(ends, count - ends), count):
+            spacing(dim)
+            one_dim(dim + 1, sub[i])
+        out.append("]")
+
+    one_dim(0, arr)
+    return "".join(out)
+
+
+def _string_format_outputs(op):
+    template, placeholder = op._attrs["template"], op._attrs["placeholder"]
+    if template.count(placeholder) != len(op._inputs):
+        raise ValueError("%d placeholder(s) in template does not match %d inputs provided" % (
+            template.count(placeholder), len(op._inputs)))
+    return [(dtypes.string, tensor_shape.TensorShape([]))]
+
+
+def _string_format_kernel(ctx, *values):
+    pieces = ctx.attrs["template"].split(ctx.attrs["placeholder"])
+    out = [pieces[0]]
+    for value, piece in zip(values, pieces[1:]):
+        out.append(_format_v2(value, ctx.attrs["summarize"]))
+        out.append(piece)
+    return np.array("".join(out).encode("utf-8"), dtype=object)
+
+
+register_op(
+    "StringFormat",
+    inputs=["inputs: list"],
+    outputs=_string_format_outputs,
+    kernel=_string_format_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    doc="A scalar string: the template with each placeholder replaced by the next input's summary.")
+
+
+def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
+    """``tf.strings.format``: ``template`` with each ``placeholder`` replaced by the next tensor of
+    ``inputs`` (one tensor alone is taken as a list of one), summarized as tf.print shows it."""
+    if isinstance(inputs, Tensor):
+        inputs = [inputs]
+    if template.count(placeholder) != len(inputs):
+        raise ValueError("The template expects %d tensors, but the inputs only has %d. Please ensure the number "
+                         "of placeholders in template matches inputs length." % (template.count(placeholder),
+                                                                                 len(inputs)))
+    op = build_op("StringFormat", [list(inputs)], attrs={"template": template, "placeholder": placeholder,
+                                                          "summarize": summarize}, name=name)
+    op._own_attrs()["T"] = list(op._attrs["Tlist"])     # TF's name for the input types, written to GraphDefs
+    return op.outputs[0]
+
+
+# -------------------------------------------------------------------------------------------- PrintV2
+def _print_v2_kernel(ctx, text):
+    text = (text.item() if isinstance(text, np.ndarray) else text)
+    text = (text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)) + ctx.attrs["end"]
+    stream = ctx.attrs["output_stream"]
+    if stream == "stdout":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    elif stream == "stderr":
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    elif stream.startswith("file://"):
+        with open(stream[len("file://"):], "a", encoding="utf-8") as f:
+            f.write(text)
+    else:       # log(info), log(warning), log(error): TF logs through its C++ logging, graphlab through Python's
+        level = {"log(info)": logging.INFO, "log(warning)": logging.WARNING, "log(error)": logging.ERROR}[stream]
+        logging.getLogger("tensorflow").log(level, text.rstrip("\n"))
+
+
+register_op(
+    "PrintV2",
+    inputs=["input: string"],
+    outputs=no_outputs,
+    kernel=_print_v2_kernel,
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="When run, writes a scalar string and ``end`` to the output stream (stderr, stdout, a log, a file).")
+
+_LOG_LEVELS = {logging.INFO: "log(info)", logging.WARNING: "log(warning)", logging.ERROR: "log(error)"}
+_LOG_FUNCTIONS = {"info": "log(info)", "warning": "log(warning)", "warn": "log(warning)", "error": "log(error)"}
+
+
+def _stream_name(stream):
+    """TF's names of the streams tf.print writes to: sys.stdout, sys.stderr, a logging level or logging
+    function (Python's or tf.logging's), or "file://<path>"."""
+    if isinstance(stream, str) and stream.startswith("file://"):
+        return stream
+    if stream is sys.stdout:
+        return "stdout"
+    if stream is sys.stderr:
+        return "stderr"
+    if type(stream) is int:
+        return _LOG_LEVELS.get(stream)
+    if callable(stream) and getattr(stream, "__module__", None) in ("logging", "graphlab.logging_compat"):
+        return _LOG_FUNCTIONS.get(getattr(stream, "__name__", None))
+    return None
+
+
+def _placeholder_for(text, placeholder="{}"):
+    """A placeholder that the template's own text does not contain (TF's: "{}" plus digits of a seeded
+    random.Random(5))."""
+    rng = random.Random(5)
+    while placeholder in text:
+        placeholder += str(rng.randint(0, 9))
+    return placeholder
+
+
+def print_v2(*inputs, **kwargs):
+    """``tf.print``: a PrintV2 op that, when run, prints ``inputs`` (tensors, Python values and structures
+    of both) separated by ``sep`` and followed by ``end`` to ``output_stream`` (default sys.stderr). Built as
+    TF builds it: one StringFormat whose template holds the Python values and a placeholder per tensor, unless
+    the only input is a scalar string tensor."""
+    output_stream = kwargs.pop("output_stream", sys.stderr)
+    name = kwargs.pop("name", None)
+    summarize = kwargs.pop("summarize", 3)
+    sep = kwargs.pop("sep", " ")
+    end = kwargs.pop("end", os.linesep)
+    if kwargs:
+        raise ValueError("Unrecognized keyword arguments for tf.print: %s" % kwargs)
+    stream = _stream_name(output_stream)
+    if not stream:
+        raise ValueError("Unsupported output stream, logging level, or file.%s. Supported streams are sys.stdout, "
+                         "sys.stderr, tf.logging.info, tf.logging.warning, tf.logging.error. File needs to be in "
+                         "the form of 'file://<filepath>'." % (output_stream,))
+    if (len(inputs) == 1 and isinstance(inputs[0], Tensor) and inputs[0].shape.ndims == 0
+            and inputs[0].dtype.base_dtype == dtypes.string):
+        formatted = inputs[0]
+    else:
+        from graphlab.framework import nest
+        sorted_inputs = [collections.OrderedDict(sorted(x.items())) if isinstance(x, collections.OrderedDict)
+                         else x for x in inputs]
+        tensor_free = nest.map_structure(lambda x: "" if isinstance(x, Tensor) else x, sorted_inputs)
+        placeholder = _placeholder_for(" ".join(pprint.pformat(x) for x in tensor_free))
+        templates, tensors = [], []
+        for x in inputs:
+            slots = []
+            for leaf in nest.flatten(x):
+                if isinstance(leaf, Tensor):
+                    tensors.append(leaf)
+                    slots.append(placeholder)
+                else:
+                    slots.append(leaf)
+            templates.append(x if isinstance(x, str) else pprint.pformat(nest.pack_sequence_as(x, slots)))
+        template = sep.join(templates).replace("'" + placeholder + "'", placeholder)
+        formatted = string_format(template, tensors, placeholder=placeholder, summarize=summarize,
+                                  name=name + "_format" if name else None)
+    return build_op("PrintV2", [formatted], attrs={"output_stream": stream, "end": end}, name=name)
 
 
 # ---------------------------------------------------------------------------------------------- Assert

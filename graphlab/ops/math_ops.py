@@ -15,7 +15,7 @@ from graphlab.formats.errors import InvalidArgumentError
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.tensor import Tensor
 from graphlab.framework.registry import (NOT_DIFFERENTIABLE, broadcast_outputs, build_op, const_value, constant,
-                                   convert_to_tensor, register_op, same_as_input)
+                                         ShapeError, convert_to_tensor, register_op, same_as_input)
 from graphlab.runtime import numpy_errors
 
 _FLOATS = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64, dtypes.complex64,
@@ -90,6 +90,15 @@ def _check_int_divisor(ctx, x, y):
     the no axes of a scalar, in a reduction's gradient) divides nothing and raises nothing."""
     if _is_int(x) and not np.all(y) and np.broadcast(x, y).size:
         raise InvalidArgumentError(None, ctx.op, "Integer division by zero")
+
+
+def check_allowed_types(op, allowed, names=("x", "y")):
+    """TF's op-def check of a type attr: each input's dtype must be one the op is registered for (listed
+    in the registration's order, as TF's TypeError lists them)."""
+    for t, arg in zip(op._inputs, names):
+        if t._dtype.base_dtype not in allowed:
+            raise TypeError("Value passed to parameter '%s' has DataType %s not in list of allowed values: %s"
+                            % (arg, t._dtype.base_dtype.name, ", ".join(d.name for d in allowed)))
 
 
 # ============================================================================ elementwise binary arithmetic
@@ -227,38 +236,68 @@ def _div_no_nan_grad(op, grad):
     return [div_no_nan(grad, y), grad * div_no_nan(div_no_nan(negative(x), y), y)]   # "mul", as TF
 
 
+_DIV_NO_NAN_TYPES = (dtypes.float16, dtypes.float32, dtypes.bfloat16, dtypes.float64, dtypes.complex64,
+                     dtypes.complex128)
+
+
+def _div_no_nan_outputs(op, _base=broadcast_outputs()):
+    check_allowed_types(op, _DIV_NO_NAN_TYPES)
+    return _base(op)
+
+
 register_op(
     "DivNoNan",
     inputs=["x: T", "y: T"],
-    outputs=broadcast_outputs(),
+    outputs=_div_no_nan_outputs,
     kernel=_bcast(_div_no_nan_kernel),
     grad=_div_no_nan_grad,
     doc="x / y, but 0 where y is 0 (how tf.losses and tf.metrics average without dividing by zero).")
 
 
 def div_no_nan(x, y, name=None):
-    """``tf.div_no_nan``: x / y, and 0 where y == 0."""
+    """``tf.div_no_nan``: x / y, and 0 where y == 0; integers are first cast to a float type as truediv's."""
     graph, scope = _scope(name, "div_no_nan", [x, y])
     with scope as s:
-        x = convert_to_tensor(x, name="x")
-        y = convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
+        if not isinstance(x, Tensor) and isinstance(y, Tensor):
+            y = convert_to_tensor(y, name="y")
+            x = convert_to_tensor(x, dtype=y.dtype.base_dtype, name="x")
+        else:
+            x = convert_to_tensor(x, name="x")
+            y = convert_to_tensor(y, preferred_dtype=x.dtype.base_dtype, name="y")
+        x, y = _true_division_inputs(x, y, "tf.math.divide_no_nan")
         return build_op("DivNoNan", [x, y], name=s)._outputs[0]
 
 
-_TRUEDIV_TARGET = {dtypes.int8: dtypes.float32, dtypes.uint8: dtypes.float32, dtypes.int16: dtypes.float32,
-                   dtypes.uint16: dtypes.float32, dtypes.int32: dtypes.float64, dtypes.int64: dtypes.float64}
+# the float type Python 3 division computes each type in (None: as it is); other types cannot be divided
+_TRUEDIV_TARGET = {dtypes.uint8: dtypes.float32, dtypes.int8: dtypes.float32, dtypes.uint16: dtypes.float32,
+                   dtypes.int16: dtypes.float32, dtypes.uint32: dtypes.float64, dtypes.int32: dtypes.float64,
+                   dtypes.uint64: dtypes.float64, dtypes.int64: dtypes.float64, dtypes.bfloat16: None,
+                   dtypes.float16: None, dtypes.float32: None, dtypes.float64: None, dtypes.complex64: None,
+                   dtypes.complex128: None}
+
+
+def _true_division_inputs(x, y, what):
+    """x and y cast as TF's true division casts them, with TF's TypeErrors for other dtypes."""
+    xd, yd = x.dtype.base_dtype, y.dtype.base_dtype
+    if xd != yd:
+        raise TypeError("`x` and `y` must have the same dtype, got %r != %r." % (xd, yd))
+    if xd not in _TRUEDIV_TARGET:
+        raise TypeError("Invalid dtype %r in %s. Expected one of {%s}." % (
+            xd, what, ", ".join(repr(d) for d in _TRUEDIV_TARGET)))
+    target = _TRUEDIV_TARGET[xd]
+    if target is not None:
+        x, y = cast(x, target), cast(y, target)
+    return x, y
 
 
 def truediv(x, y, name=None):
-    """``tf.truediv`` / ``tf.divide`` / ``x / y``: integers are first cast to a float type (int32 and
-    int64 to float64, smaller ints to float32), as Python 3 division does; the op is named "truediv"."""
+    """``tf.truediv`` / ``tf.divide`` / ``x / y``: integers are first cast to a float type (32-bit and
+    64-bit ones to float64, smaller ones to float32), as Python 3 division does; the op is named "truediv"."""
     graph, scope = _scope(name, "truediv", [x, y])
     with scope as s:
         x = convert_to_tensor(x, name="x")
         y = convert_to_tensor(y, preferred_dtype=x.dtype.base_dtype, name="y")
-        target = _TRUEDIV_TARGET.get(x.dtype.base_dtype)
-        if target is not None:
-            x, y = cast(x, target), cast(y, target)
+        x, y = _true_division_inputs(x, y, "__truediv__")
         return build_op("RealDiv", [x, y], name=s)._outputs[0]
 
 
@@ -311,10 +350,19 @@ def _floormod_grad(op, grad):
     return [grad, multiply(grad, negative(floordiv(x, y)))]
 
 
+_FLOOR_MOD_TYPES = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8, dtypes.uint16,
+                    dtypes.uint32, dtypes.uint64, dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64)
+
+
+def _floormod_outputs(op, _base=broadcast_outputs()):
+    check_allowed_types(op, _FLOOR_MOD_TYPES)      # no complex numbers, unlike FloorDiv
+    return _base(op)
+
+
 register_op(
     "FloorMod",
     inputs=["x: T", "y: T"],
-    outputs=broadcast_outputs(),
+    outputs=_floormod_outputs,
     kernel=_bcast(_floormod_kernel),
     grad=_floormod_grad,
     doc="x % y with the sign of y (Python's `%`).")
@@ -858,17 +906,18 @@ def _matmul_kernel(ctx, a, b):
 
 
 def _matmul_grad(op, grad):
-    """TF's rule: each input's gradient is grad times the other input, transposed to match."""
+    """TF's rule: each input's gradient is grad times the other input, transposed to match (the MatMuls
+    marked grad_a / grad_b, as TF 2.21 marks them)."""
     a, b = op.inputs
     ta, tb = op._attrs["transpose_a"], op._attrs["transpose_b"]
     if not ta and not tb:
-        return [matmul(grad, b, transpose_b=True), matmul(a, grad, transpose_a=True)]
+        return [matmul(grad, b, transpose_b=True, grad_a=True), matmul(a, grad, transpose_a=True, grad_b=True)]
     if not ta and tb:
-        return [matmul(grad, b), matmul(grad, a, transpose_a=True)]
+        return [matmul(grad, b, grad_a=True), matmul(grad, a, transpose_a=True, grad_b=True)]
     if ta and not tb:
-        return [matmul(b, grad, transpose_b=True), matmul(a, grad)]
-    return [matmul(b, grad, transpose_a=True, transpose_b=True),
-            matmul(grad, a, transpose_a=True, transpose_b=True)]
+        return [matmul(b, grad, transpose_b=True, grad_a=True), matmul(a, grad, grad_b=True)]
+    return [matmul(b, grad, transpose_a=True, transpose_b=True, grad_a=True),
+            matmul(grad, a, transpose_a=True, transpose_b=True, grad_b=True)]
 
 
 register_op(
@@ -901,6 +950,7 @@ def _batch_matmul_outputs(op):
 
 
 def _batch_matmul_kernel(ctx, a, b):
+    _check_batch_matmul(ctx, np.shape(a), np.shape(b))
     if ctx.attrs["adj_x"]:
         a = np.conj(np.swapaxes(a, -1, -2))
     if ctx.attrs["adj_y"]:
@@ -908,17 +958,49 @@ def _batch_matmul_kernel(ctx, a, b):
     return np.matmul(a, b)
 
 
+def _check_batch_matmul(ctx, sa, sb):
+    """TF's BatchMatMulV2 checks, in its order: ranks, broadcastable batch axes, the inner sizes."""
+    for i, shape in enumerate((sa, sb)):
+        if len(shape) < 2:
+            raise InvalidArgumentError(None, ctx.op, "In[%d] ndims must be >= 2: %d" % (i, len(shape)))
+    dims = "[%s] vs. [%s]" % (",".join(map(str, sa)), ",".join(map(str, sb)))
+    try:
+        np.broadcast_shapes(sa[:-2], sb[:-2])
+    except ValueError:
+        raise InvalidArgumentError(None, ctx.op, "In[0] and In[1] must have compatible batch dimensions: "
+                                   + dims) from None
+    inner_a = sa[-2] if ctx.attrs["adj_x"] else sa[-1]
+    inner_b = sb[-1] if ctx.attrs["adj_y"] else sb[-2]
+    if inner_a != inner_b:
+        raise InvalidArgumentError(None, ctx.op, "Matrix size-incompatible: In[0]: [%s], In[1]: [%s]" % (
+            ",".join(map(str, sa)), ",".join(map(str, sb))))
+
+
 def _batch_matmul_grad(op, grad):
-    """As MatMul's rule; broadcast batch dimensions are summed away centrally (graphlab/ops/broadcast_ops.py)."""
+    """TF's rule: as MatMul's (marked grad_a / grad_b), then, when the batch axes may have been broadcast,
+    each gradient summed over the axes its input was broadcast along (BroadcastGradientArgs of the batch
+    parts of the two shapes) and reshaped to the input's shape, with the ops TF builds for it."""
     a, b = op.inputs
     ax, ay = op._attrs["adj_x"], op._attrs["adj_y"]
     if not ax and not ay:
-        return [matmul(grad, b, adjoint_b=True), matmul(a, grad, adjoint_a=True)]
-    if not ax and ay:
-        return [matmul(grad, b), matmul(grad, a, adjoint_a=True)]
-    if ax and not ay:
-        return [matmul(b, grad, adjoint_b=True), matmul(a, grad)]
-    return [matmul(b, grad, adjoint_a=True, adjoint_b=True), matmul(grad, a, adjoint_a=True, adjoint_b=True)]
+        ga, gb = matmul(grad, b, adjoint_b=True, grad_a=True), matmul(a, grad, adjoint_a=True, grad_b=True)
+    elif not ax and ay:
+        ga, gb = matmul(grad, b, grad_a=True), matmul(grad, a, adjoint_a=True, grad_b=True)
+    elif ax and not ay:
+        ga, gb = matmul(b, grad, adjoint_b=True, grad_a=True), matmul(a, grad, grad_b=True)
+    else:
+        ga = matmul(b, grad, adjoint_a=True, adjoint_b=True, grad_a=True)
+        gb = matmul(grad, a, adjoint_a=True, adjoint_b=True, grad_b=True)
+    sa, sb = a.shape, b.shape
+    may_have_batch = sa.ndims is None or sa.ndims > 2 or sb.ndims is None or sb.ndims > 2
+    same_batch = (sa.ndims is not None and sb.ndims is not None and sa[:-2].is_fully_defined()
+                  and sb[:-2].is_fully_defined() and sa[:-2] == sb[:-2])
+    if not may_have_batch or same_batch:
+        return [ga, gb]
+    from graphlab.ops import array_ops
+    shape_a, shape_b = array_ops.shape(a), array_ops.shape(b)
+    axes_a, axes_b = build_op("BroadcastGradientArgs", [shape_a[:-2], shape_b[:-2]]).outputs
+    return [array_ops.reshape(reduce_sum(ga, axes_a), shape_a), array_ops.reshape(reduce_sum(gb, axes_b), shape_b)]
 
 
 register_op(
@@ -931,7 +1013,7 @@ register_op(
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
-           a_is_sparse=False, b_is_sparse=False, name=None, output_type=None):
+           a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
     """``tf.matmul``: MatMul for rank-2 inputs, BatchMatMulV2 above that; both named "MatMul"."""
     if (transpose_a and adjoint_a) or (transpose_b and adjoint_b):
         raise ValueError("Only one of transpose_a and adjoint_a can be True." if transpose_a and adjoint_a
@@ -942,16 +1024,19 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         b = convert_to_tensor(b, preferred_dtype=a.dtype.base_dtype, name="b")
         ra, rb = a.shape.ndims, b.shape.ndims
         if (ra is None or ra > 2) or (rb is None or rb > 2):
-            return build_op("BatchMatMulV2", [a, b], attrs={"adj_x": adjoint_a or transpose_a,
-                                                            "adj_y": adjoint_b or transpose_b},
+            return build_op("BatchMatMulV2", [a, b], attrs={"adj_x": bool(adjoint_a or transpose_a),
+                                                            "adj_y": bool(adjoint_b or transpose_b),
+                                                            "grad_x": bool(grad_a), "grad_y": bool(grad_b)},
                             name=s).outputs[0]
         if a.dtype.is_complex:
             if adjoint_a:
                 a = conj(a)
             if adjoint_b:
                 b = conj(b)
+        # grad_a/grad_b: TF 2.21's attrs marking the MatMuls of a gradient (which input's gradient it is)
         return build_op("MatMul", [a, b], attrs={"transpose_a": bool(transpose_a or adjoint_a),
-                                                 "transpose_b": bool(transpose_b or adjoint_b)},
+                                                 "transpose_b": bool(transpose_b or adjoint_b),
+                                                 "grad_a": bool(grad_a), "grad_b": bool(grad_b)},
                         name=s).outputs[0]
 
 
@@ -971,7 +1056,8 @@ def _reduced_axes(op):
     axes = []
     for a in np.asarray(value).reshape(-1).tolist():
         if not -rank <= a < max(rank, 1) or (rank == 0 and a not in (0, -1)):
-            raise ValueError("Invalid reduction dimension %d for input with %d dimensions" % (a, rank))
+            raise ShapeError("Invalid reduction dimension %d for input with %d dimensions." % (a, rank),
+                             read_inputs=(1,))
         axes.append(a % rank if rank else 0)
     return sorted(set(axes))
 

@@ -400,19 +400,27 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
     SoftmaxCrossEntropyWithLogits op works on matrices, so the logits and labels are first reshaped to
     [examples, classes] and the loss is reshaped back to the logits' outer shape: the returned tensor is
     ``<scope>/Reshape_2:0``, and the reshapes show up in drawings and gradients as they do in TF."""
+    m = _math()
     with graph_mod.name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as scope:
         logits = convert_to_tensor(logits, name="logits")
-        labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype, name="labels")
-        return _xent_through_matrices(logits, labels, scope, axis if axis is not None else
+        labels = convert_to_tensor(labels, name="labels")
+        # as TF: half-precision logits are computed in float32, and the labels take the logits' type
+        # (float64 labels of a float32 model, integer one-hot labels), cast rather than refused
+        widen = logits.dtype.base_dtype in (dtypes.float16, dtypes.bfloat16)
+        precise = m.cast(logits, dtypes.float32) if widen else logits
+        labels = m.cast(labels, precise.dtype.base_dtype)
+        cost = _xent_through_matrices(precise, labels, scope, axis if axis is not None else
                                       dim if dim is not None else -1)
+        return m.cast(cost, logits.dtype.base_dtype) if widen else cost
 
 
 def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name=None, axis=None):
-    """TF1's deprecated version: the same loss, but no gradient flows into labels (scope "..._sg")."""
+    """TF1's deprecated version: the same loss, but no gradient flows into labels (scope "..._sg", which
+    the v2 function then re-enters, as TF)."""
     with graph_mod.name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as scope:
         labels = array_ops.stop_gradient(labels, name="labels_stop_gradient")
-        logits = convert_to_tensor(logits, name="logits")
-        return _xent_through_matrices(logits, labels, scope, axis if axis is not None else dim)
+    return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=axis if axis is not None
+                                                else dim, name=scope)
 
 
 def _xent_through_matrices(logits, labels, scope, axis):
@@ -525,9 +533,10 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     m = _math()
     with graph_mod.name_scope(name, "logistic_loss", [logits, labels]) as scope:
         logits = convert_to_tensor(logits, name="logits")
-        labels = convert_to_tensor(labels, dtype=logits.dtype.base_dtype, name="labels")
+        labels = convert_to_tensor(labels, name="labels")      # not cast: other types fail in Mul, as TF
         if not logits.shape.is_compatible_with(labels.shape):
-            raise ValueError("logits and labels must have the same shape (%s vs %s)" % (logits.shape, labels.shape))
+            raise ValueError("`logits` and `labels` must have the same shape, received (%s vs %s)."
+                             % (logits.shape, labels.shape))
         zeros = array_ops.zeros_like(logits)
         cond = m.greater_equal(logits, zeros)
         relu_logits = array_ops.where(cond, logits, zeros)

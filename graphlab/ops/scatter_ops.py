@@ -214,12 +214,12 @@ def gather_nd(params, indices, name=None, batch_dims=0):
     if batch_dims:
         raise NotImplementedError("graphlab implements tf.gather_nd for batch_dims=0 only; fold the batch axes "
                                   "into the indices instead.")
-    return build_op("GatherNd", [params, indices], name=name).outputs[0]
+    return build_op("GatherNd", [params, indices], attrs={"bad_indices_policy": ""}, name=name).outputs[0]
 
 
 def scatter_nd(indices, updates, shape, name=None):
     """``tf.scatter_nd``."""
-    return build_op("ScatterNd", [indices, updates, shape], name=name).outputs[0]
+    return build_op("ScatterNd", [indices, updates, shape], attrs={"bad_indices_policy": ""}, name=name).outputs[0]
 
 
 def _tensor_scatter(op_type):

@@ -11,8 +11,9 @@ import math
 import numpy as np
 
 from graphlab.framework import dtypes
-from graphlab.ops.math_ops import (_after, _bcast, _check_int_divisor, _conj_scope, _unary, cast, cosh, exp,
-                                   not_equal, reciprocal, reduce_sum, sinh, square, subtract)
+from graphlab.ops.math_ops import (_after, _bcast, _check_int_divisor, _conj_scope, _unary, cast,
+                                   check_allowed_types, cosh, exp, not_equal, reciprocal, reduce_sum, sinh, square,
+                                   subtract)
 from graphlab.framework.registry import broadcast_outputs, build_op, constant, register_op
 
 _REALS = (dtypes.bfloat16, dtypes.float16, dtypes.float32, dtypes.float64)
@@ -27,10 +28,7 @@ def _binary(op_type, kernel, grad, doc, allowed=None, out_dtype=None):
 
     def outputs(op):
         if allowed is not None:
-            for t, arg in zip(op._inputs, ("x", "y")):
-                if t._dtype.base_dtype not in allowed:
-                    raise TypeError("Value passed to parameter '%s' has DataType %s not in list of allowed values: "
-                                    "%s" % (arg, t._dtype.base_dtype.name, ", ".join(d.name for d in allowed)))
+            check_allowed_types(op, allowed)
         return base(op)
     register_op(op_type, inputs=["x: T", "y: T"], outputs=outputs, kernel=_bcast(kernel), grad=grad, doc=doc)
 
@@ -256,7 +254,8 @@ truncatediv = _binary("TruncateDiv", _truncate_div, lambda op, g: [None, None],
                       "truncatediv: x / y rounded toward zero (C's integer division; no gradient).")
 truncatemod = _binary("TruncateMod", _truncate_mod, None,
                       "truncatemod: the remainder of truncatediv, with the sign of x (C's %; TF defines no "
-                      "gradient).")
+                      "gradient).",
+                      allowed=(dtypes.int32, dtypes.int64) + _REALS)   # TF registers no int8/16 or unsigned
 
 
 # ========================================================================== Xlogy, Xlog1py, Xdivy

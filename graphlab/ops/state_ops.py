@@ -15,7 +15,8 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
-from graphlab.framework.registry import _REGISTRY, NOT_DIFFERENTIABLE, REGISTRATION_HOOKS, build_op, register_op
+from graphlab.framework.registry import (_REGISTRY, NOT_DIFFERENTIABLE, REGISTRATION_HOOKS, ShapeError, build_op,
+                                         merge_error, register_op)
 
 
 class VariableRef:
@@ -30,9 +31,11 @@ class VariableRef:
         self.lock = threading.Lock()
 
     def read(self, ctx):
-        """The current value, or TF's FailedPreconditionError naming the variable if never assigned."""
+        """The current value, or TF's FailedPreconditionError naming the variable if never assigned (raised
+        at the op that reads it, ``ctx.op``, as TF's executor reports it: ``v/read``, not ``v``)."""
         if self.value is None:
-            raise FailedPreconditionError(None, self.op, "Attempting to use uninitialized value %s" % self.op.name)
+            op = ctx.op if ctx is not None else self.op
+            raise FailedPreconditionError(None, op, "Attempting to use uninitialized value %s" % self.op.name)
         return self.value
 
     def read_value(self):
@@ -93,9 +96,10 @@ def _assign_outputs(op):
     shape = value._shape if not op._attrs.get("validate_shape", True) else ref._shape
     if op._attrs.get("validate_shape", True):
         if not ref._shape.is_compatible_with(value._shape):
-            raise ValueError("Shapes must be equal rank, but are %s and %s" % (ref._shape.ndims, value._shape.ndims)
-                             if ref._shape.ndims != value._shape.ndims else
-                             "Dimension mismatch: %s vs %s" % (ref._shape, value._shape))
+            if ref._shape.ndims != value._shape.ndims:
+                raise ValueError("Shapes must be equal rank, but are %s and %s" % (ref._shape.ndims,
+                                                                                    value._shape.ndims))
+            raise ShapeError(merge_error(ref._shape.as_list(), value._shape.as_list()))
         shape = ref._shape.merge_with(value._shape)
     return [(ref._dtype, shape)]
 

@@ -73,6 +73,21 @@ def _as_element(graph, fetch):
             from None
 
 
+def as_result(value):
+    """Run results as TF gives them: arrays, with 0-d values as numpy scalars."""
+    if isinstance(value, np.ndarray):
+        if value.ndim == 0:
+            return value[()]
+        # the caller's own array, as TF gives: never the graph's constant, a variable's or slot's buffer or a
+        # queue's item (a fetch that was fed is given back as fed, by the caller)
+        return value.copy()
+    if isinstance(value, np.generic):
+        return value
+    if hasattr(value, "read_value"):      # a variable handle fetched directly
+        return as_result(value.read_value())
+    return np.asarray(value)
+
+
 def feed_order(tensor):
     """The order a run keeps its fed tensors in, whatever the feed_dict's: the plan cache key and the
     plan's feed slots both follow it (the renderer too, to find a cached plan)."""

@@ -7,16 +7,16 @@ initializer run through one pruned subgraph is seen by a training op run through
 import threading
 import time
 
-import numpy as np
-
 from graphlab.formats import errors
-
 from graphlab.framework import default_stacks, graph as graph_mod, nest
 from graphlab.framework.default_stacks import get_default_session
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework.tensor import Tensor
-from graphlab.runtime import fetches as fetches_mod, functions, numpy_errors, pruning, recording, threads
+from graphlab.framework.error_format import as_run_error, run_error_message
+from graphlab.runtime import (fetches as fetches_mod, functions, numpy_errors, partial_run, pruning, recording,
+                              threads)
+from graphlab.runtime.fetches import as_result as _as_result
 from graphlab.runtime.executor import Plan
 from graphlab.runtime.run_metadata import RunMetadata, RunOptions, Trace, record_trace
 from graphlab.runtime.waiting import RunDeadline
@@ -101,6 +101,7 @@ class BaseSession:
         self.plan_cache_hits = 0
         self.plan_cache_misses = 0
         self._default_contexts = []
+        self._partial_runs = {}   # handle -> PartialRun (graphlab/runtime/partial_run.py)
 
     @property
     def graph(self):
@@ -131,7 +132,10 @@ class BaseSession:
         fed, feed_values = self._normalise_feeds(feed_dict)
         if self._placed != len(graph._ops):     # TF places the whole graph when it first runs or has grown
             from graphlab.runtime import placement
-            placement.check(graph.get_operations(), self._config)
+            try:
+                placement.check(graph.get_operations(), self._config)
+            except errors.InvalidArgumentError as e:   # as TF's placer reports it: tagged [[add]], no op
+                raise type(e)(None, None, run_error_message(e.message, e.op, "[[%s]]")) from None
             placement.log(graph, self._config)
             self._placed = len(graph._ops)
         fetch_tensors = []
@@ -169,10 +173,13 @@ class BaseSession:
             with RunDeadline(timeout_ms):   # how long a blocked op (a dequeue) may wait; 0: for ever
                 values = plan.run(feed_values, trace, iterations)
         except Exception as e:
+            error = as_run_error(e, graph) if isinstance(e, errors.OpError) else e   # TF 2.21's run errors
             if isinstance(trace, recording.Recorder):     # what ran before the failure stays readable
-                trace.record.error = e
-                e.debug_record = trace.record
-            raise
+                trace.record.error = error
+                error.debug_record = trace.record
+            if error is e:
+                raise
+            raise error from None
         finally:
             if isinstance(trace, recording.Recorder):
                 trace.finish(graph, fetch_tensors, fed, targets)
@@ -197,7 +204,13 @@ class BaseSession:
             if isinstance(e, Tensor):
                 value = values[next(fetched)]
                 # a fetched tensor that was fed gives the fed array itself, as TF (a 0-d one stays an array)
-                results.append(fed_values[e] if e in fed_values else _as_result(value))
+                if e in fed_values:
+                    results.append(fed_values[e])
+                else:
+                    try:
+                        results.append(_as_result(value))
+                    except errors.FailedPreconditionError as err:  # a variable fetched as it is (its ref)
+                        _raise_at_retval(err, e, fetch_tensors)
             else:
                 results.append(None)
         return rebuild(results)
@@ -228,7 +241,13 @@ class BaseSession:
         return call
 
     def partial_run_setup(self, fetches, feeds=None):
-        raise errors.UnimplementedError(None, None, "partial_run is not supported by graphlab.")
+        """Start a partial run of ``fetches`` fed ``feeds`` step by step (graphlab/runtime/partial_run.py);
+        returns its handle for ``partial_run``."""
+        return partial_run.setup(self, fetches, feeds)
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        """One step of the partial run ``handle``: feed some of its feeds, fetch some of its fetches."""
+        return partial_run.step(self, handle, fetches, feed_dict)
 
     def list_devices(self):
         return [_Device()]
@@ -246,6 +265,7 @@ class BaseSession:
         self._closing.set()
         self._state.clear()
         self._plans.clear()
+        self._partial_runs.clear()
 
     def as_default(self):
         """Make this session the one ``Tensor.eval()`` and ``Operation.run()`` use inside the block."""
@@ -351,23 +371,16 @@ def _split_indexed_slices(feed_dict):
                 yield tensor, part
 
 
+def _raise_at_retval(error, tensor, fetch_tensors):
+    """An uninitialized variable fetched by its ref: TF finds it when it hands the fetch back, in the
+    ``_retval_<tensor>_<index>`` node it adds for each fetch (no op of the graph, so no definition)."""
+    node = "_retval_%s_%d" % (tensor.name.replace(":", "_"), fetch_tensors.index(tensor))
+    raise type(error)(None, None, "Graph execution error:\n\n%s\n\t [[{{node %s}}]]" % (error.message, node)) \
+        from None
+
+
 def _first(values):
     return values[0]
-
-
-def _as_result(value):
-    """Run results as TF gives them: arrays, with 0-d values as numpy scalars."""
-    if isinstance(value, np.ndarray):
-        if value.ndim == 0:
-            return value[()]
-        # the caller's own array, as TF gives: never the graph's constant, a variable's or slot's buffer or a
-        # queue's item (a fetch that was fed is given back as fed, by the caller)
-        return value.copy()
-    if isinstance(value, np.generic):
-        return value
-    if hasattr(value, "read_value"):      # a variable handle fetched directly
-        return _as_result(value.read_value())
-    return np.asarray(value)
 
 
 __all__ = ["Session", "InteractiveSession", "get_default_session", "RunOptions", "RunMetadata"]

@@ -33,6 +33,19 @@ def test_the_learners_exception_becomes_a_hint_not_a_traceback():
         "shape (2,). Hint: use shape_invariants", "NOT YET")
 
 
+def test_a_run_error_shows_the_kernels_words_not_the_graph_execution_heading():
+    import graphlab as tf
+    with tf.Graph().as_default():
+        v = tf.Variable(1.0, name="bias")
+        doubled = v * 2
+
+        def block(check):
+            tf.Session().run(doubled)
+        assert _said(block, "run the initializer") == (
+            "NOT YET: your code raised FailedPreconditionError: Attempting to use uninitialized value bias. Hint: "
+            "run the initializer", "NOT YET")
+
+
 def test_equal_shows_numpy_results_as_plain_numbers():
     said, _ = _said(lambda c: c.equal(np.float32([0, 3, 4]), [3, 4, 8], "running_totals([3, 1, 4])"))
     assert said == "NOT YET: running_totals([3, 1, 4]): got [0.0, 3.0, 4.0], which is not it yet"

@@ -38,7 +38,7 @@ def test_attrs_encoded_as_tf_does():
                                        "_has_manual_control_dependencies"}
     assert list(n["v/Assign"].attr["_class"].list.s) == [b"loc:@v"]
     assert list(n["v/Assign"].input) == ["v", "v/initial_value"]
-    assert set(n["MatMul"].attr) == {"T", "transpose_a", "transpose_b"}
+    assert set(n["MatMul"].attr) == {"T", "transpose_a", "transpose_b", "grad_a", "grad_b"}
     assert list(n["out"].input) == ["MatMul", "^v/Assign"]
     assert list(n["s"].attr["value"].tensor.string_val) == [b"a", b"b"]
     t = n["v/initial_value"].attr["value"].tensor

@@ -274,7 +274,8 @@ def test_fixed_unigram_needs_one_weight_per_class():
     with tf.Session() as sess:
         with pytest.raises(tf.errors.InvalidArgumentError) as info:
             sess.run(bad, {t: [[1, 2], [3, 0]]})
-    assert info.value.message == "range is 5 must be equal to weights size  3"
+    assert info.value.message.endswith("\nNode: 'FixedUnigramCandidateSampler'\nrange is 5 must be equal to "
+                                       "weights size  3\n\t [[{{node FixedUnigramCandidateSampler}}]]")
 
 
 def test_unique_sampling_gives_distinct_classes_and_rejection_expected_counts():

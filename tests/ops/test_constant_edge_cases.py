@@ -31,7 +31,7 @@ def test_concat_in_the_old_argument_order_fails_as_tf():
     x = tf.placeholder(tf.float32, [None, 784])
     with pytest.raises(ValueError, match=r"^Shape \(2, \?, 784\) must have rank 0$"):
         tf.concat(1, [x, x])
-    with pytest.raises(ValueError, match=r"^Shape must be rank 0 but is rank 1 for 'concat_1' \(op: 'ConcatV2'\)"):
+    with pytest.raises(ValueError, match=r"^Shape must be rank 0 but is rank 1 for '\{\{node concat_1\}\} = ConcatV2\["):
         tf.concat([x, x], [1])
 
 

@@ -158,20 +158,21 @@ def test_reduction_attrs_and_shapes():
 def test_matmul_shape_error_names_op_and_shapes():
     with pytest.raises(ValueError) as e:
         tf.matmul(P(shape=(2, 3)), P(shape=(4, 5), name="y"))
-    assert str(e.value) == ("Dimensions must be equal, but are 3 and 4 for 'MatMul' (op: 'MatMul') with input "
-                            "shapes: [2,3], [4,5].")
-    with pytest.raises(ValueError, match="Shape must be rank 2 but is rank 1 for 'MatMul_1'"):
+    assert str(e.value) == ("Dimensions must be equal, but are 3 and 4 for '{{node MatMul}} = MatMul[T=DT_FLOAT, "
+                            "grad_a=false, grad_b=false, transpose_a=false, transpose_b=false](x, y)' "
+                            "with input shapes: [2,3], [4,5].")
+    with pytest.raises(ValueError, match="Shape must be rank 2 but is rank 1 for '{{node MatMul_1}}"):
         tf.matmul(P(shape=(3,), name="v"), P(shape=(3, 5), name="w"))
     with pytest.raises(ValueError, match="Dimensions must be equal, but are 3 and 2"):
         tf.matmul(P(shape=(3, 2), name="a"), P(shape=(4, 2), name="b"), adjoint_a=True, adjoint_b=True)
 
 
 def test_broadcast_shape_errors():
-    with pytest.raises(ValueError, match=r"Dimensions must be equal, but are 2 and 4 for 'Add' \(op: 'AddV2'\) "
-                                         r"with input shapes: \[2,3\], \[4,5\]\."):
+    with pytest.raises(ValueError, match=r"Dimensions must be equal, but are 2 and 4 for '\{\{node Add\}\} = AddV2\[T=DT_FLOAT\]"
+                                         r"\(x, y\)' with input shapes: \[2,3\], \[4,5\]\."):
         tf.add(P(shape=(2, 3)), P(shape=(4, 5), name="y"))
     tf.reset_default_graph()
-    with pytest.raises(ValueError, match="but are 3 and 4 for 'add'"):
+    with pytest.raises(ValueError, match="but are 3 and 4 for '{{node add}}"):
         P(shape=(2, 3), name="a") + P(shape=(2, 4), name="b")
 
 

@@ -18,7 +18,7 @@ def test_py_func_runs_and_missing_function_is_reported():
         try:
             # TF 2.21's error for a graph loaded by a process that did not register the function
             with pytest.raises(tf.errors.InvalidArgumentError,
-                               match=r"^ValueError: Could not find callback with key=%s in the registry\." % token):
+                               match=r"\nValueError: Could not find callback with key=%s in the registry\." % token):
                 sess.run(y, {x: [1, 2, 3]})
         finally:
             script_ops._FUNCS[token] = saved

@@ -23,7 +23,7 @@ def test_a_pattern_re2_refuses_is_tf_invalid_argument_naming_it():
     m = io_ops.static_regex_full_match(tf.constant(["aa"]), r"(a)\1", name="match")
     with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError) as err:
         sess.run(m)
-    assert err.value.message.startswith(r"Invalid pattern: (a)\1, error: invalid escape sequence: \1")
+    assert "\nNode: 'match'\n" + r"Invalid pattern: (a)\1, error: invalid escape sequence: \1" in err.value.message
     assert err.value.op.name == "match"
 
 

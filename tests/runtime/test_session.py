@@ -93,12 +93,16 @@ def test_missing_feed_error_carries_op_and_line():
         with pytest.raises(tf.errors.InvalidArgumentError) as e:
             sess.run(y)
     err = e.value
-    assert err.message == "You must feed a value for placeholder tensor 'p' with dtype float and shape [?,3]"
+    assert err.message == ("Graph execution error:\n\nDetected at node 'p' defined at (most recent call last):\n"
+                           '    File "%s", line %d, in test_missing_feed_error_carries_op_and_line\n'
+                           "Node: 'p'\nYou must feed a value for placeholder tensor 'p' with dtype float and shape "
+                           "[?,3]\n\t [[{{node p}}]]" % (__file__, line))
     assert err.op.name == "p"
     assert err.error_code == tf.errors.INVALID_ARGUMENT
     assert os.path.samefile(err.op.source_line.filename, __file__)
     assert err.op.source_line.lineno == line
-    assert "node p" in str(err) and "test_session.py:%d" % line in str(err)
+    assert str(err) == err.message + ('\n\nOriginal stack trace for \'p\':\n  File "%s", line %d, in '
+                                      'test_missing_feed_error_carries_op_and_line\n' % (__file__, line))
 
 
 def test_feeding_any_tensor_cuts_the_graph():
