@@ -113,12 +113,16 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002  (TF's argu
 
 
 # -------------------------------------------------------------------------------------------- Identity
+def _identity_grad(op, grad):
+    return [grad]
+
+
 register_op(
     "Identity",
     inputs=["input: T"],
     outputs=same_as_input(0),
     kernel=lambda ctx, x: x,
-    grad=lambda op, grad: [grad],
+    grad=_identity_grad,
     doc="Passes its input through; used to name a value or to attach control dependencies.")
 
 
@@ -133,7 +137,7 @@ register_op(
     inputs=["input: Ref(T)"],
     outputs=lambda op: [(op._inputs[0]._dtype, op._inputs[0]._shape)],
     kernel=lambda ctx, ref: ref,
-    grad=lambda op, grad: [grad],
+    grad=_identity_grad,
     doc="Passes a variable's handle through (what tf.tuple and control dependencies wrap a *_ref tensor in).")
 
 

@@ -271,7 +271,7 @@ SAMPLES.update({"TensorArrayWriteV3": _TA_WRITE_READ, "TensorArrayReadV3": _TA_W
                 "TensorArraySplitV3": _TA_SPLIT_CONCAT, "TensorArrayConcatV3": _TA_SPLIT_CONCAT})
 # a variable handle's twins of the frame ops share their rules (variables cannot be placeholders here)
 REF_TWINS = {"RefSwitch": "Switch", "RefMerge": "Merge", "RefEnter": "Enter", "RefExit": "Exit",
-             "RefNextIteration": "NextIteration"}
+             "RefNextIteration": "NextIteration", "RefIdentity": "Identity"}
 
 
 def _raw(op_type, inputs, **attrs):
