@@ -180,3 +180,15 @@ def check_run_error(src, entry):
     ours = info.value.message
     assert ours.startswith("Graph execution error:\n\nDetected at node "), ours
     assert ours[ours.index("\nNode: "):] + "\n" in text, (ours, text)
+
+
+def last_json_in_tf(program):
+    """What a whole program prints last (one JSON line), run in real TensorFlow (a subprocess)."""
+    return json.loads(tfref.run_tf(program).strip().splitlines()[-1])
+
+
+def last_json_in_graphlab(program):
+    """What the same program prints last, run here with ``tf`` = graphlab."""
+    printed = []
+    exec(compile(program, "<program>", "exec"), {"tf": graphlab, "np": np, "json": json, "print": printed.append})
+    return json.loads(printed[-1])

@@ -2,13 +2,11 @@
 compared with TF 2.21 run live: the same Jacobians and errors, the same ops (the gradient's MatMuls marked
 grad_a / grad_b, a given grad_ys behind an Identity "grad_ys_0", broadcast batch axes reduced with
 BroadcastGradientArgs of the batch parts of the shapes, as TF builds them)."""
-import json
 
 import numpy as np
 import pytest
 
-import graphlab as tf
-from tests.tfref import run_tf
+from tests import tfsnippets
 
 PROGRAM = r'''
 out = {}
@@ -60,14 +58,12 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def reference():
-    return json.loads(run_tf(PROGRAM).strip().splitlines()[-1])
+    return tfsnippets.last_json_in_tf(PROGRAM)
 
 
 @pytest.fixture(scope="module")
 def ours():
-    printed = []
-    exec(compile(PROGRAM, "<program>", "exec"), {"tf": tf, "np": np, "json": json, "print": printed.append})
-    return json.loads(printed[-1])
+    return tfsnippets.last_json_in_graphlab(PROGRAM)
 
 
 def test_compute_gradient_as_tf(reference, ours):

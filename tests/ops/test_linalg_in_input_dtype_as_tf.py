@@ -1,13 +1,11 @@
 """Linear algebra computes in the input's dtype, as TF's CPU kernels: a float32 normal equation that is
 ill-conditioned gives TF's float32 answer (graphlab used to compute in float64 and cast back, off by up to
 20% per entry of the inverse). Compared with TF 2.21 run live."""
-import json
 
 import numpy as np
 import pytest
 
-import graphlab as tf
-from tests.tfref import run_tf
+from tests import tfsnippets
 
 PROGRAM = r'''
 rng = np.random.RandomState(0)
@@ -43,14 +41,12 @@ TOLERANCE = {"cholesky": 1e-3}
 
 @pytest.fixture(scope="module")
 def reference():
-    return json.loads(run_tf(PROGRAM).strip().splitlines()[-1])
+    return tfsnippets.last_json_in_tf(PROGRAM)
 
 
 @pytest.fixture(scope="module")
 def ours():
-    printed = []
-    exec(compile(PROGRAM, "<program>", "exec"), {"tf": tf, "np": np, "json": json, "print": printed.append})
-    return json.loads(printed[-1])
+    return tfsnippets.last_json_in_graphlab(PROGRAM)
 
 
 @pytest.mark.parametrize("key", ["inverse", "inverse_adjoint_batch", "determinant", "determinant_batch",

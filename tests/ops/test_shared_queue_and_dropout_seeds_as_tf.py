@@ -6,13 +6,10 @@ seeds.
 Not compared: the dropout masks' values inside dynamic_rnn. TF's executor runs the loop's iterations in
 parallel, so which iteration's RandomUniform draws first depends on its thread pool: the same TF program
 gives different masks from run to run (seen on TF 2.21); graphlab draws them in iteration order."""
-import json
 
-import numpy as np
 import pytest
 
-import graphlab as tf
-from tests.tfref import run_tf
+from tests import tfsnippets
 
 PROGRAM = r'''
 out = {}
@@ -43,14 +40,12 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def reference():
-    return json.loads(run_tf(PROGRAM).strip().splitlines()[-1])
+    return tfsnippets.last_json_in_tf(PROGRAM)
 
 
 @pytest.fixture(scope="module")
 def ours():
-    printed = []
-    exec(compile(PROGRAM, "<program>", "exec"), {"tf": tf, "np": np, "json": json, "print": printed.append})
-    return json.loads(printed[-1])
+    return tfsnippets.last_json_in_graphlab(PROGRAM)
 
 
 def test_shared_queue_seeds_and_order_as_tf(reference, ours):
