@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from graphlab.framework import dtypes, registry, tensor_shape
+from graphlab.framework import control_flow_util, dtypes, registry, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.formats import dtypes_map
 from graphlab.formats.errors import InvalidArgumentError
@@ -467,7 +467,6 @@ def _folded(tensor, depth=6):
     value = _known(tensor)
     if value is not None or depth == 0 or tensor._op._type not in _FOLDABLE:
         return value
-    from graphlab.framework import registry
     op = tensor._op
     args = [_folded(t, depth - 1) for t in op._inputs]
     if any(a is None for a in args):
@@ -705,7 +704,6 @@ def _concat_grad(op, grad):
     if axis.op.type == "Const":
         # as TF: a constant axis made in another control-flow context (a cond branch, a loop body) is
         # copied into the gradient's, rather than reached through a Switch or an Enter
-        from graphlab.framework import control_flow_util
         if control_flow_util.get_output_context(axis.op) is not control_flow_util.get_output_context(grad.op):
             axis = constant(_known(axis), dtype=axis.dtype)
     axis = _math().floormod(axis, rank(values[0]), name="mod")
@@ -1074,7 +1072,6 @@ def _show_index(index):
 def _strided_slice_grad(op, grad):
     """TF's rule: the input's shape, begin, end and strides go in as new Consts (inside StridedSliceGrad's
     scope) whenever their values are known at build time, else as the tensors themselves."""
-    from graphlab.framework.registry import const_value
     x, begin, end, strides = op.inputs
     args = [shape(x, out_type=begin.dtype), begin, end, strides]
     args = [t if const_value(t) is None else const_value(t) for t in args]
@@ -1785,9 +1782,8 @@ register_op(
 
 
 def _broadcast3(op):
-    from graphlab.framework.registry import broadcast_shape
     c, x, y = (t._shape for t in op._inputs)
-    return broadcast_shape(broadcast_shape(c, x), y)
+    return registry.broadcast_shape(registry.broadcast_shape(c, x), y)
 
 
 def where(condition, x=None, y=None, name=None):

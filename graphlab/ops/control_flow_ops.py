@@ -7,7 +7,7 @@ import contextlib
 
 import numpy as np
 
-from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
+from graphlab.framework import control_flow_util as util, dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
 from graphlab.framework import registry
@@ -215,7 +215,6 @@ def _merge_grad(op, grad, _):
     """In a loop: route the gradient by the gradient loop's predicate (its first input is the Enter, the
     second the back edge). In a cond: by the cond's predicate (inside a loop, that iteration's value, kept
     on a stack). A bare Merge: to whichever input it forwarded (value_index)."""
-    from graphlab.framework import control_flow_util as util
     from graphlab.ops import math_ops
     graph = op._graph
     op_ctxt = util.get_output_context(op._inputs[0]._op)
