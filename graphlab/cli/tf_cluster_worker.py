@@ -62,6 +62,12 @@ def main():
             opt = tf.train.SyncReplicasOptimizer(opt, replicas_to_aggregate=workers, total_num_replicas=workers)
         train = opt.minimize(loss, global_step=global_step)
         saver = tf.train.Saver()   # the chief's checkpoints: the model and the global step
+        # how many workers have finished (on the ps, made after the Saver so checkpoints leave it out): each
+        # worker keeps its server up until all have, since a worker's session reaches every task of the
+        # cluster and one that exits early resets the others' connections
+        finished = tf.get_variable("workers_finished", [], tf.int32, initializer=tf.zeros_initializer(),
+                                   trainable=False)
+        finish = finished.assign_add(1)
 
     data = np.load(args.data)
     feed = {graph.get_tensor_by_name(name + ":0"): data[name] for name in data.files}
@@ -90,6 +96,11 @@ def main():
         while not sess.should_stop() and (args.sync or own_steps < args.steps):
             sess.run(train, feed)
             own_steps += 1
+    with tf.Session(server.target) as barrier:
+        barrier.run(finish)
+        deadline = time.time() + 120
+        while barrier.run(finished) < workers and time.time() < deadline:
+            time.sleep(0.2)
     print(json.dumps({"worker": index, "chief": is_chief, "own_steps": own_steps}), flush=True)
 
 
