@@ -29,8 +29,7 @@ _HANDLE_SHAPE = tensor_shape.TensorShape([2])    # TF's shape function gives bot
 
 class _AccumulatorState:
     """One accumulator's state in a session: the running sum, how many gradients it holds, its time step.
-    Dense sums are one array; sparse sums are a dict row index -> (summed row, how many gradients touched it)
-    plus the order in which rows first came."""
+    A dense sum is one array; a sparse sum is (indices, rows, how many gradients each row holds)."""
 
     def __init__(self, name, shape, reduction_type, sparse):
         self.name, self.sparse = name, sparse
@@ -38,7 +37,7 @@ class _AccumulatorState:
         self.mean = reduction_type == "MEAN"
         self.counter = 0
         self.global_step = 0
-        self.sum = None                    # dense: array; sparse: (indices list, rows dict, counts dict, dense shape)
+        self.sum = None
         self.cond = threading.Condition(threading.Lock())
 
 
@@ -99,57 +98,69 @@ def _apply_dense_kernel(ctx, acc, local_step, gradient):
         acc.cond.notify_all()
 
 
-def _sparse_dense_shape(ctx, acc, values, shape, has_known_shape):
-    """The gradient's dense shape, checked against its values and the accumulator's, as TF checks them."""
-    shape = [int(d) for d in np.asarray(shape).reshape(-1)] if has_known_shape else None
-    if shape is not None and acc.shape.ndims is not None and not acc.shape.is_compatible_with(shape):
-        raise InvalidArgumentError(None, ctx.op, "Shape mismatch: expected shape rank at least %d, got %d"
-                                   % (acc.shape.ndims, len(shape)) if len(shape) != acc.shape.ndims else
-                                   "Shape mismatch: expected %s, got %s" % (acc.shape.bracket_str(), _dims(shape)))
-    if shape is not None and list(values.shape[1:]) != shape[1:]:
-        raise InvalidArgumentError(None, ctx.op, "Shape mismatch: expected values %s, got %s" % (
-            _dims(shape[1:]), _dims(values.shape[1:])))
-    return shape
+def _check_sparse(ctx, acc, indices, values, shape, has_known_shape):
+    """TF's checks of a sparse gradient, in TF's order: its dense shape against the accumulator's, its rows
+    against the accumulator's shape (or the rows already summed), one row per index, indices in range."""
+    declared = acc.shape.as_list() if acc.shape.ndims is not None else None
+    if has_known_shape and declared is not None:
+        shape = [int(d) for d in np.asarray(shape).reshape(-1)]
+        for i, (want, got) in enumerate(zip(declared, shape)):
+            if want is not None and want != got:
+                raise InvalidArgumentError(None, ctx.op, "Shape mismatch: expected shape dim %d to be %d, got %d"
+                                           % (i, want, got))
+    wanted_rows = declared[1:] if declared else (list(acc.sum[1].shape[1:]) if acc.sum is not None else None)
+    if wanted_rows is not None:
+        for i, (want, got) in enumerate(zip(wanted_rows, values.shape[1:]), start=1):
+            if want is not None and want != got:
+                raise InvalidArgumentError(None, ctx.op, "Shape mismatch: expected values dim %d to be %d, got %d"
+                                           % (i, want, got))
+    rows = values.shape[0] if values.ndim else 0
+    if len(indices) != rows:
+        raise InvalidArgumentError(None, ctx.op, "Expected %d non-empty input values, got %d" % (len(indices), rows))
+    if declared and declared[0] is not None:
+        for k, index in enumerate(indices.tolist()):
+            if index >= declared[0]:
+                raise InvalidArgumentError(None, ctx.op, "Shape mismatch: index of slice %d exceeded limits of "
+                                           "shape; index is %d exceeded %d" % (k, index, declared[0]))
 
 
 def _apply_sparse_kernel(ctx, acc, local_step, indices, values, shape):
     indices, values = np.asarray(indices, np.int64).reshape(-1), np.asarray(values)
-    if values.ndim == 0 or len(indices) != len(values):
-        raise InvalidArgumentError(None, ctx.op, "Shape mismatch: indices and values do not have the same "
-                                   "number of rows: %d vs %d" % (len(indices), values.shape[0] if values.ndim else 0))
     with acc.cond:
         if not _check_step(acc, local_step):
             return
-        dense_shape = _sparse_dense_shape(ctx, acc, values, shape, ctx.attrs["has_known_shape"])
-        if dense_shape is not None and len(indices) and (indices.min() < 0 or indices.max() >= dense_shape[0]):
-            bad = int(indices[(indices < 0) | (indices >= dense_shape[0])][0])
-            raise InvalidArgumentError(None, ctx.op, "Shape mismatch: index %d is out of range [0, %d)"
-                                       % (bad, dense_shape[0]))
+        _check_sparse(ctx, acc, indices, values, shape, ctx.attrs["has_known_shape"])
         if acc.sum is None:
-            # the first gradient is kept as it came: its rows in their order, repeats and all
-            acc.sum = ("copy", indices.copy(), np.array(values, copy=True), dense_shape)
+            acc.sum = (indices.copy(), np.array(values, copy=True), np.ones(len(indices), np.int64))
         else:
-            rows = _as_rows(acc)
-            for i, row in zip(indices.tolist(), values):
-                total, count = rows.get(i, (None, 0))
-                rows[i] = (row.copy() if total is None else total + row, count + 1)
-            if dense_shape is not None:
-                acc.sum = ("rows", rows, acc.sum[2] if acc.sum[2] is not None else dense_shape)
+            acc.sum = _merge(acc.sum, indices, values)
         acc.counter += 1
         acc.cond.notify_all()
 
 
-def _as_rows(acc):
-    """The sparse sum as rows (index -> (sum, count)), turned from the first gradient's copy if need be."""
-    if acc.sum[0] == "rows":
-        return acc.sum[1]
-    _, indices, values, dense_shape = acc.sum
-    rows = {}
-    for i, row in zip(indices.tolist(), values):
-        total, count = rows.get(i, (None, 0))
-        rows[i] = (row.copy() if total is None else total + row, count + 1)
-    acc.sum = ("rows", rows, dense_shape)
-    return rows
+def _merge(summed, indices, values):
+    """TF's merge of a new sparse gradient into the sum: one walk along both index lists, taking the smaller
+    index first and adding the rows whose indices meet (each row counts the gradients it holds). The walk
+    takes both lists as sorted: unsorted or repeated indices stay as they fall, as in TF."""
+    old_idx, old_val, old_cnt = summed
+    idx, val, cnt = [], [], []
+    i = j = 0
+    while i < len(old_idx) and j < len(indices):
+        if old_idx[i] < indices[j]:
+            idx.append(old_idx[i]), val.append(old_val[i]), cnt.append(old_cnt[i])
+            i += 1
+        elif old_idx[i] > indices[j]:
+            idx.append(indices[j]), val.append(values[j]), cnt.append(1)
+            j += 1
+        else:
+            idx.append(old_idx[i]), val.append(old_val[i] + values[j]), cnt.append(old_cnt[i] + 1)
+            i, j = i + 1, j + 1
+    for k in range(i, len(old_idx)):
+        idx.append(old_idx[k]), val.append(old_val[k]), cnt.append(old_cnt[k])
+    for k in range(j, len(indices)):
+        idx.append(indices[k]), val.append(values[k]), cnt.append(1)
+    rows = np.stack(val).astype(old_val.dtype, copy=False) if val else old_val[:0]
+    return np.array(idx, np.int64), rows, np.array(cnt, np.int64)
 
 
 register_op("ResourceAccumulatorApplyGradient",
@@ -196,19 +207,13 @@ def _take_dense_kernel(ctx, acc, num_required):
 def _take_sparse_kernel(ctx, acc, num_required):
     with acc.cond:
         _wait_for_gradients(ctx, acc, num_required)
-        dtype = ctx.attrs["dtype"].as_numpy_dtype
-        if acc.sum[0] == "copy":
-            _, indices, values, dense_shape = acc.sum
-            if acc.mean:
-                values = values / np.asarray(acc.counter, values.dtype)
-        else:
-            _, rows, dense_shape = acc.sum
-            indices = np.array(sorted(rows), np.int64)
-            values = np.stack([rows[i][0] / np.asarray(rows[i][1] if acc.mean else 1, rows[i][0].dtype)
-                               for i in indices.tolist()]) if len(indices) else np.zeros([0], dtype)
+        indices, values, counts = acc.sum
+        if acc.mean:    # each row over the gradients that had it
+            values = values / counts.reshape((-1,) + (1,) * (values.ndim - 1)).astype(values.dtype)
+        # the dense shape: the accumulator's when fully known, else the rows' with -1 for the first dimension
+        shape = acc.shape.as_list() if acc.shape.is_fully_defined() else [-1] + list(values.shape[1:])
         _reset(acc)
-        shape = np.array(dense_shape if dense_shape is not None else [], np.int64)
-        return indices.astype(np.int64), np.asarray(values, dtype), shape
+        return indices, np.asarray(values, ctx.attrs["dtype"].as_numpy_dtype), np.array(shape, np.int64)
 
 
 register_op("ResourceAccumulatorTakeGradient", inputs=["handle: resource", "num_required: int32"],
