@@ -18,7 +18,9 @@ The worker script is an ordinary TF1 between-graph replication program: ``tf.dis
 variables placed with ``tf.train.replica_device_setter``, ``tf.train.MonitoredTrainingSession(master=
 server.target, is_chief=(index == 0))``. ``graphlab cluster --example-worker`` prints the path of one that
 trains a model exported from graphlab (meta graph + checkpoint) and leaves the chief's checkpoint for graphlab
-to restore; lesson 11 walks through it.
+to restore; with ``--built-sync`` it runs instead the whole SyncReplicasOptimizer training graph graphlab built
+for each worker (one meta graph per worker, its sync ops marked by ``mark_sync_replicas`` below). Lesson 11
+walks through both.
 """
 import json
 import os
