@@ -96,6 +96,17 @@ GRAPHS = {
             attempt(lambda: opt2.get_init_tokens_op(2).name)
         show_graph()
     """,
+    "sync_replicas_with_variable_averages": """
+        with tf.device(tf.train.replica_device_setter(ps_tasks=1, worker_device="/job:worker/task:0")):
+            w = tf.Variable(tf.ones([2]), name="w")
+            gs = tf.train.get_or_create_global_step()
+            ema = tf.train.ExponentialMovingAverage(0.9, num_updates=gs)
+            opt = tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.1), replicas_to_aggregate=1,
+                                                 variable_averages=ema, variables_to_average=[w])
+            train = opt.minimize(tf.reduce_sum(w * w), global_step=gs)
+        print([o.name for o in opt.get_chief_queue_runner().enqueue_ops])
+        show_graph()
+    """,
     "accumulator_ops_and_names": """
         q = tf.ConditionalAccumulator(tf.float32, shape=[2], name="acc")
         q2 = tf.ConditionalAccumulator(tf.float64, shared_name="shared", reduction_type="SUM")
