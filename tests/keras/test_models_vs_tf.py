@@ -107,6 +107,27 @@ K.set_learning_phase(1)
 d = L.Dropout(0.3)(c)
 result = {"ops": ops(), "phase": K.learning_phase(), "d": d.name}
 """,
+    "simple_rnn": """
+i = tf.keras.Input((5, 3))
+h = L.SimpleRNN(4)(i)
+m = tf.keras.Model(i, h)
+result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights]}
+""",
+    "lstm_gru_stack": """
+i = tf.keras.Input((5, 3))
+h = L.LSTM(4, return_sequences=True)(i)
+h2 = L.GRU(2, go_backwards=True)(h)
+m = tf.keras.Model(i, h2)
+result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights]}
+""",
+    "lstm_states": """
+i = tf.keras.Input((None, 2))
+out, h, c = L.LSTM(3, return_state=True, implementation=2, unit_forget_bias=False)(i)
+g = L.GRU(2, implementation=2, use_bias=False)(i)
+s = tf.keras.Sequential([L.SimpleRNN(2, return_sequences=True, input_shape=(4, 2)), L.Dense(1)])
+result = {"ops": ops(), "names": [out.name, h.name, c.name, g.name], "summary": summary(s),
+          "shapes": [t.shape.as_list() for t in (out, h, c, g)]}
+""",
 }
 
 
