@@ -91,33 +91,3 @@ def assert_same(ours, theirs, path="result"):
     else:
         assert ours == theirs, (path, ours, theirs)
 
-
-_PLUMBING = {"VarHandleOp", "VarIsInitializedOp", "AssignVariableOp", "ReadVariableOp", "VariableV2"}
-
-
-def without_variable_plumbing(op_list):
-    """The op list with each variable's own ops (handle or VariableV2, initializer assign, reads) left out
-    and reads of a variable named by the variable: how the graph looks whatever kind of variable holds the
-    weights. Used only while graphlab's Keras makes reference variables (before resource variables)."""
-    kinds = {name: kind for name, kind, _, _ in op_list}
-    reads = {}
-    for name, kind, inputs, _ in op_list:
-        if kind == "ReadVariableOp" or (kind == "Identity" and name.endswith("/read")
-                                        and kinds.get(inputs[0].split(":")[0]) == "VariableV2"):
-            reads[name + ":0"] = inputs[0].split(":")[0]
-    kept = []
-    for name, kind, inputs, control in op_list:
-        if kind in _PLUMBING or name + ":0" in reads:
-            continue
-        if kind == "Assign" and kinds.get(inputs[0].split(":")[0]) == "VariableV2" and name.endswith("/Assign"):
-            continue
-        kept.append([name, kind, [reads.get(t, t.split(":")[0] if kinds.get(t.split(":")[0]) in _PLUMBING
-                                             else t) for t in inputs], control])
-    return kept
-
-
-def graphlab_makes_resource_variables():
-    import graphlab
-    with graphlab.Graph().as_default():
-        v = graphlab.Variable(1.0, use_resource=True)
-        return v.op.type == "VarHandleOp"

@@ -112,10 +112,6 @@ ERRORS = {
 }
 
 
-# Snippets whose ops show the kind of variable (VarIsInitializedOp, AssignVariableOp, ReadVariableOp).
-RESOURCE_ONLY = {"session_initializes_keras_variables_only", "function_runs_updates_after_outputs"}
-
-
 @pytest.fixture(scope="module")
 def tf_results():
     return kerasref.reference(dict(SNIPPETS, **{"error_" + k: v for k, v in ERRORS.items()}))
@@ -127,8 +123,6 @@ def test_backend_as_tf(key, tf_results):
     theirs = tf_results[key]
     assert "error" not in theirs, theirs
     assert "error" not in ours, ours
-    if key in RESOURCE_ONLY and not kerasref.graphlab_makes_resource_variables():
-        pytest.skip("compared once graphlab's Keras variables are resource variables (the ops differ)")
     kerasref.assert_same(ours["result"], theirs["result"])
 
 
