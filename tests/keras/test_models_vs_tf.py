@@ -80,6 +80,22 @@ y = m(x)
 result = {"ops": ops(), "y": y.name, "name": m.name, "weights": [w.name for w in m.weights],
           "layers": [l.name for l in m.layers], "summary": summary(m)}
 """,
+    "subclassed_inside_a_functional_model": """
+class Block(tf.keras.Model):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.inner = L.Dense(2, activation='relu')
+        self.drop = L.Dropout(0.5)
+    def call(self, x, training=None):
+        return self.drop(self.inner(x), training=training)
+i = tf.keras.Input((3,))
+block = Block(name="block")
+o = L.Dense(1)(block(i))
+m = tf.keras.Model(i, o)
+result = {"ops": ops(), "summary": summary(m), "block_summary": summary(block),
+          "layers": [l.name for l in m.layers], "weights": [w.name for w in m.weights],
+          "nodes": [len(l._inbound_nodes) for l in [block.inner, block.drop]]}
+""",
     "deferred_sequential": """
 s = tf.keras.Sequential([L.Dense(2), L.Dense(1)])
 before = s.built
@@ -126,6 +142,15 @@ c = L.GlobalMaxPooling2D()(c)
 K.set_learning_phase(1)
 d = L.Dropout(0.3)(c)
 result = {"ops": ops(), "phase": K.learning_phase(), "d": d.name}
+""",
+    "tf_ops_between_layers": """
+i = tf.keras.Input((4,))
+scaled = i / 255.0
+h = L.Dense(3)(tf.nn.relu(scaled))
+out = -h
+m = tf.keras.Model(i, out)
+again = m(tf.keras.Input((4,), name="other"))
+result = {"ops": ops(), "summary": summary(m), "layers": [l.name for l in m.layers], "again": again.name}
 """,
     "simple_rnn": """
 i = tf.keras.Input((5, 3))

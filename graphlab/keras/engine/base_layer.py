@@ -403,7 +403,10 @@ class Layer:
             if self._expects_training_arg and training is not None:
                 kwargs["training"] = bool(training) if isinstance(training, (int, bool)) else training
                 framework_training = True
-        record = node_mod.have_all_keras_history(inputs) and not in_call()
+        from graphlab.keras.engine import op_layer     # op layers are Layers: imported once both exist
+        if op_layer.needs_keras_history(inputs):
+            op_layer.create_keras_history(inputs)
+        record = node_mod.have_all_keras_history(inputs)     # inside another layer's call too, as v1 Keras
         input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
         _CALL_CONTEXT.stack.append((self, training))
         try:

@@ -42,6 +42,9 @@ class Model(TrainingMixin, SavingMixin, Layer):
         self._nested_inputs, self._nested_outputs = inputs, outputs
         self.inputs = list(nest.flatten(inputs))
         self.outputs = list(nest.flatten(outputs))
+        if any(node_mod.keras_history(t) is None for t in self.outputs):
+            from graphlab.keras.engine import op_layer
+            op_layer.create_keras_history(self._nested_outputs)
         for tensor in self.inputs + self.outputs:
             if node_mod.keras_history(tensor) is None:
                 raise ValueError("Output tensors of a Functional model must be the output of a TensorFlow "
