@@ -152,6 +152,26 @@ m = tf.keras.Model(i, out)
 again = m(tf.keras.Input((4,), name="other"))
 result = {"ops": ops(), "summary": summary(m), "layers": [l.name for l in m.layers], "again": again.name}
 """,
+    "configs_and_rebuilding_from_them": """
+i = tf.keras.Input((4,), name="x")
+h = L.Dense(3, activation="relu", kernel_regularizer="l2")(i)
+h = L.Dropout(0.2)(h)
+o = L.Dense(1)(h)
+m = tf.keras.Model(i, o, name="net")
+s = tf.keras.Sequential([L.Dense(2, input_shape=(3,)), L.BatchNormalization()])
+configs = [m.get_config(), s.get_config()] + [l.get_config() for l in [
+    L.Conv2D(2, 3), L.LSTM(2), L.GRU(3), L.SimpleRNN(1), L.Embedding(3, 2), L.Reshape((2, 2)), L.Flatten(),
+    L.MaxPooling2D(), L.AveragePooling1D(), L.GlobalAveragePooling2D(), L.Concatenate(axis=1), L.Activation('tanh'),
+    L.LeakyReLU(), L.Softmax(), L.Permute((2, 1)), L.RepeatVector(3), L.ZeroPadding2D(2),
+    L.BatchNormalization(axis=1), L.Conv1D(4, 2, padding="causal"), L.Dense(2, kernel_constraint="max_norm")]]
+m2 = tf.keras.Model.from_config(m.get_config())
+s2 = tf.keras.Sequential.from_config(s.get_config())
+d = tf.keras.layers.deserialize({"class_name": "Dense", "config": {"units": 3, "activation": "tanh"}})
+configs = json.loads(json.dumps(configs))
+result = {"configs": configs, "m2": [l.name for l in m2.layers], "s2": [l.name for l in s2.layers],
+          "serialized": json.loads(json.dumps(tf.keras.layers.serialize(d))), "ops": ops(),
+          "m2_summary": summary(m2)}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

@@ -1,7 +1,7 @@
 """``K.rnn``: Keras's own loop over time steps (not tf.nn.dynamic_rnn): the inputs, time-major, go into a
 TensorArray; the step function runs once on step 0 outside the loop (to learn the output's shape), then
 in a ``while`` loop that writes each output to a second TensorArray; the last output is the stacked
-outputs' last row. Masks and unrolling are not implemented."""
+outputs' last row (TF1 Keras always keeps every step's output). Masks and unrolling are not implemented."""
 from graphlab.framework import nest
 from graphlab.framework.registry import constant
 from graphlab.ops import array_ops
@@ -21,7 +21,6 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
     if mask is not None or unroll:
         raise NotImplementedError("graphlab's K.rnn does not implement masks or unroll=True; build the "
                                   "sequence without masking (or use tf.nn.dynamic_rnn)")
-    return_all_outputs = True
     if not time_major:
         inputs = nest.map_structure(_swap_batch_timestep, inputs)
     flat_inputs = nest.flatten(inputs)

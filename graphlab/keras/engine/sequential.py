@@ -28,8 +28,10 @@ class Sequential(Model):
 
     @property
     def layers(self):
-        """The added layers (the InputLayer Sequential made itself is left out)."""
-        return [layer for layer in self._stack if not (isinstance(layer, InputLayer) and layer._auto_input)]
+        """The added layers; an InputLayer at the bottom (made by Sequential or added) is left out, as Keras."""
+        if self._stack and isinstance(self._stack[0], InputLayer):
+            return list(self._stack[1:])
+        return list(self._stack)
 
     def _tracked_sublayers(self):
         return list(self._stack)
@@ -48,7 +50,6 @@ class Sequential(Model):
         set_inputs = False
         if not self._stack:
             if isinstance(layer, InputLayer):
-                layer._auto_input = False
                 set_inputs = True
                 self._stack.append(layer)
                 self.outputs = [layer._inbound_nodes[-1].outputs[0]]
@@ -59,7 +60,6 @@ class Sequential(Model):
             batch_shape = getattr(layer, "_batch_input_shape", None)
             if batch_shape is not None:
                 x = Input(batch_shape=batch_shape, dtype=layer.dtype, name=layer.name + "_input")
-                node_mod.keras_history(x).layer._auto_input = True
                 self._stack.append(node_mod.keras_history(x).layer)
                 self._stack.append(layer)
                 output = layer(x)
@@ -120,7 +120,6 @@ class Sequential(Model):
         layers = [layer for layer in self._stack]
         x = Input(batch_shape=batch_shape, dtype=dtype, name=layers[0].name + "_input")
         input_layer = node_mod.keras_history(x).layer
-        input_layer._auto_input = True
         output = x
         for layer in layers:
             output = layer(output)
@@ -142,6 +141,14 @@ class Sequential(Model):
                          for layer in self._stack]
         return {"name": self.name, "layers": layer_configs}
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new Sequential model adding a new layer for each config in order."""
+        from graphlab.keras.layers.serialization import deserialize
+        model = cls(name=config.get("name"))
+        for layer_config in config["layers"]:
+            model.add(deserialize(layer_config, custom_objects=custom_objects))
+        return model
+
 
 Sequential.build._is_default = True
-InputLayer._auto_input = False

@@ -49,8 +49,8 @@ class ReLU(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({"max_value": self.max_value, "negative_slope": float(self.negative_slope),
-                       "threshold": float(self.threshold)})
+        config.update({"max_value": self.max_value, "negative_slope": self.negative_slope,
+                       "threshold": self.threshold})
         return config
 
 

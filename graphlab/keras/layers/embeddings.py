@@ -12,8 +12,8 @@ class Embedding(Layer):
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
                  activity_regularizer=None, embeddings_constraint=None, mask_zero=False, input_length=None,
                  **kwargs):
-        if "input_shape" not in kwargs and input_length:
-            kwargs["input_shape"] = (input_length,)
+        if "input_shape" not in kwargs:
+            kwargs["input_shape"] = (input_length,) if input_length else (None,)
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError("Both `input_dim` and `output_dim` should be positive, Received input_dim = %s and "
                              "output_dim = %s" % (input_dim, output_dim))

@@ -61,6 +61,12 @@ class _Pooling2D(_Pooling):
 class _Pooling1D(_Pooling):
     _rank = 1
 
+    def get_config(self):
+        config = Layer.get_config(self)
+        config.update({"strides": self.strides, "pool_size": self.pool_size, "padding": self.padding,
+                       "data_format": self.data_format})
+        return config
+
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format="channels_last", **kwargs):
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 

@@ -73,23 +73,38 @@ class _Cell(Layer):
             batch_size, dtype = array_ops.shape(inputs)[0], inputs.dtype
         return _zero_state(batch_size, self.state_size, dtype)
 
-    def get_config(self):
-        config = super().get_config()
+    def _cell_config(self):
+        """The cell's settings in tf-keras's order (the RNN layers put them after their own)."""
+        config = {"units": self.units, "activation": _serialize(self.activation, activations)}
+        if self.recurrent_activation is not None:
+            config["recurrent_activation"] = _serialize(self.recurrent_activation, activations)
         config.update({
-            "units": self.units, "activation": _serialize(self.activation, activations),
             "use_bias": self.use_bias,
             "kernel_initializer": _serialize(self.kernel_initializer, initializers),
             "recurrent_initializer": _serialize(self.recurrent_initializer, initializers),
-            "bias_initializer": _serialize(self.bias_initializer, initializers),
+            "bias_initializer": _serialize(self.bias_initializer, initializers)})
+        if hasattr(self, "unit_forget_bias"):
+            config["unit_forget_bias"] = self.unit_forget_bias
+        config.update({
             "kernel_regularizer": _serialize(self.kernel_regularizer, regularizers),
             "recurrent_regularizer": _serialize(self.recurrent_regularizer, regularizers),
             "bias_regularizer": _serialize(self.bias_regularizer, regularizers),
+            "activity_regularizer": None,
             "kernel_constraint": _serialize(self.kernel_constraint, constraints),
             "recurrent_constraint": _serialize(self.recurrent_constraint, constraints),
             "bias_constraint": _serialize(self.bias_constraint, constraints),
             "dropout": self.dropout, "recurrent_dropout": self.recurrent_dropout})
-        if self.recurrent_activation is not None:
-            config["recurrent_activation"] = _serialize(self.recurrent_activation, activations)
+        if hasattr(self, "implementation"):
+            config["implementation"] = self.implementation
+        if hasattr(self, "reset_after"):
+            config["reset_after"] = self.reset_after
+        return config
+
+    def get_config(self):
+        config = super().get_config()
+        cell = self._cell_config()
+        cell.pop("activity_regularizer")
+        config.update(cell)
         return config
 
 
@@ -175,11 +190,6 @@ class LSTMCell(_Cell):
         h = o * self.activation(c)
         return h, [h, c]
 
-    def get_config(self):
-        config = super().get_config()
-        config.update({"unit_forget_bias": self.unit_forget_bias, "implementation": self.implementation})
-        return config
-
 
 class GRUCell(_Cell):
     """The GRU step (update gate z, reset gate r applied before the recurrent product)."""
@@ -233,11 +243,6 @@ class GRUCell(_Cell):
             hh = self.activation(x_h + recurrent_h)
         h = z * h_tm1 + (1 - z) * hh
         return h, [h] if isinstance(states, (list, tuple)) else h
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({"implementation": self.implementation, "reset_after": self.reset_after})
-        return config
 
 
 class RNN(Layer):
@@ -328,7 +333,18 @@ def _layer_kwargs(kwargs):
                                                             "input_dim", "weights", "activity_regularizer")}
 
 
-class SimpleRNN(RNN):
+class _NamedRNN(RNN):
+    """SimpleRNN, LSTM and GRU: the layer and its cell's settings in one config."""
+
+    def get_config(self):
+        config = super().get_config()
+        cell = self.cell._cell_config()
+        cell["activity_regularizer"] = _serialize(self.activity_regularizer, regularizers)
+        config.update(cell)
+        return config
+
+
+class SimpleRNN(_NamedRNN):
     """A fully connected RNN whose output is fed back as the next step's state."""
 
     def __init__(self, units, **kwargs):
@@ -340,7 +356,7 @@ class SimpleRNN(RNN):
     units = property(lambda self: self.cell.units)
 
 
-class LSTM(RNN):
+class LSTM(_NamedRNN):
     """Long short-term memory (TF1 Keras: hard_sigmoid gates, kernel split per gate)."""
 
     def __init__(self, units, **kwargs):
@@ -352,7 +368,7 @@ class LSTM(RNN):
     units = property(lambda self: self.cell.units)
 
 
-class GRU(RNN):
+class GRU(_NamedRNN):
     """Gated recurrent unit (TF1 Keras: hard_sigmoid gates, reset before the recurrent product)."""
 
     def __init__(self, units, **kwargs):
