@@ -172,6 +172,41 @@ result = {"configs": configs, "m2": [l.name for l in m2.layers], "s2": [l.name f
           "serialized": json.loads(json.dumps(tf.keras.layers.serialize(d))), "ops": ops(),
           "m2_summary": summary(m2)}
 """,
+    "custom_layer_with_its_own_weights": """
+class Scale(L.Layer):
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+    def build(self, input_shape):
+        self.w = self.add_weight("w", shape=(int(input_shape[-1]), self.units), initializer="ones")
+        self.count = self.add_weight("count", shape=(), initializer="zeros", trainable=False, dtype="int32")
+        super().build(input_shape)
+    def call(self, x):
+        self.add_loss(tf.reduce_sum(self.w) * 0.01)
+        return tf.matmul(x, self.w)
+i = tf.keras.Input((3,))
+layer = Scale(2)
+o = layer(i)
+frozen = L.Dense(1, trainable=False)
+m = tf.keras.Model(i, frozen(o))
+result = {"ops": ops(), "summary": summary(m), "trainable": [w.name for w in m.trainable_weights],
+          "non_trainable": [w.name for w in m.non_trainable_weights], "losses": [t.name for t in m.losses],
+          "layer_trainable": [w.name for w in layer.trainable_weights], "collections": {
+              k: [v.name for v in tf.get_collection(k)] for k in ("variables", "trainable_variables")}}
+layer.trainable = False
+result["after_freezing"] = [w.name for w in m.trainable_weights]
+""",
+    "tutorial_models": """
+mnist = tf.keras.Sequential([L.Flatten(input_shape=(28, 28)), L.Dense(128, activation=tf.nn.relu),
+                             L.Dense(10, activation=tf.nn.softmax)])
+text = tf.keras.Sequential()
+text.add(L.Embedding(100, 16))
+text.add(L.GlobalAveragePooling1D())
+text.add(L.Dense(16, activation=tf.nn.relu))
+text.add(L.Dense(1, activation=tf.nn.sigmoid))
+result = {"ops": ops(), "summaries": [summary(mnist), summary(text)],
+          "inputs": [t.name for t in mnist.inputs + text.inputs], "dtypes": [t.dtype.name for t in text.inputs]}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

@@ -17,6 +17,10 @@ class Embedding(Layer):
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError("Both `input_dim` and `output_dim` should be positive, Received input_dim = %s and "
                              "output_dim = %s" % (input_dim, output_dim))
+        if mask_zero:
+            raise NotImplementedError("graphlab's Keras does not implement masks: Embedding(mask_zero=True) would "
+                                      "make the layers after it skip padded steps, which they would not do here; "
+                                      "leave mask_zero False (padding ids then count as ordinary ids)")
         kwargs.setdefault("dtype", backend.floatx())
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.input_dim, self.output_dim = input_dim, output_dim
