@@ -91,6 +91,15 @@ K.clear_session()
 b = L.Dense(1).name
 result = {"names": a + [b], "phase": K.learning_phase().name, "ops": ops(), "input": tf.keras.Input((1,)).name}
 """,
+    "names_counted_with_tf_layers_and_cells": """
+a = tf.layers.Dense(2)
+a(tf.placeholder(tf.float32, [None, 3]))
+names = [a.name, L.Dense(2).name, tf.nn.rnn_cell.BasicLSTMCell(3).name, L.Dense(2).name, tf.layers.Dense(2).name,
+         L.LSTM(2).name, L.LSTM(2).cell.name, tf.keras.Input((1,)).name, tf.keras.Sequential().name]
+K.clear_session()
+names.append(tf.layers.Dense(2).name)
+result = {"names": names}
+""",
 }
 
 ERRORS = {
