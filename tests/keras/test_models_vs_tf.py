@@ -207,6 +207,14 @@ text.add(L.Dense(1, activation=tf.nn.sigmoid))
 result = {"ops": ops(), "summaries": [summary(mnist), summary(text)],
           "inputs": [t.name for t in mnist.inputs + text.inputs], "dtypes": [t.dtype.name for t in text.inputs]}
 """,
+    "bidirectional": """
+i = tf.keras.Input((5, 3))
+h = L.Bidirectional(L.LSTM(2, return_sequences=True))(i)
+o = L.Bidirectional(L.GRU(2), merge_mode="sum")(h)
+m = tf.keras.Model(i, o)
+result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights],
+          "config": json.loads(json.dumps(m.layers[1].get_config()))}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

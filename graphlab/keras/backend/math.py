@@ -227,6 +227,13 @@ def repeat(x, n):
     return array_ops.tile(x, pattern)
 
 
+def reverse(x, axes):
+    """Reverse along ``axes`` (an int or a list)."""
+    if isinstance(axes, int):
+        axes = [axes]
+    return array_ops.reverse(x, axes)
+
+
 def tile(x, n):
     if isinstance(n, int):
         n = [n]

@@ -15,4 +15,5 @@ from graphlab.keras.layers.pooling import (AveragePooling1D, AveragePooling2D, A
                                            GlobalMaxPooling2D, MaxPool1D, MaxPool2D, MaxPooling1D, MaxPooling2D)
 from graphlab.keras.layers.reshaping import ZeroPadding2D
 from graphlab.keras.layers.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from graphlab.keras.layers.wrappers import Bidirectional, Wrapper
 from graphlab.keras.layers.serialization import deserialize, serialize  # noqa: E402

@@ -1,0 +1,96 @@
+"""Keras's Bidirectional wrapper: two copies of a recurrent layer made from its config (``forward_lstm``
+and ``backward_lstm``, the second reading the sequence backwards), built under the wrapper's scope and
+merged (concatenated by default) after the backward outputs are put back in time order."""
+from graphlab.framework import graph as graph_mod
+from graphlab.keras import backend
+from graphlab.keras.engine.base_layer import Layer
+
+
+class Wrapper(Layer):
+    """A layer holding another layer."""
+
+    def __init__(self, layer, **kwargs):
+        if not isinstance(layer, Layer):
+            raise ValueError("Layer %s supplied to wrapper is not a supported layer type. Please ensure wrapped "
+                             "layer is a valid TF-Keras layer." % (layer,))
+        self.layer = layer
+        super().__init__(**kwargs)
+
+
+class Bidirectional(Wrapper):
+    """Run a recurrent layer forwards and backwards over the sequence and merge the two results."""
+
+    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
+        if merge_mode not in ("sum", "mul", "ave", "concat", None):
+            raise ValueError('Invalid merge mode. Received: %s. Merge mode should be one of {"sum", "mul", "ave", '
+                             '"concat", None}' % (merge_mode,))
+        if weights or backward_layer is not None:
+            raise NotImplementedError("graphlab's Bidirectional does not take weights= or backward_layer=")
+        super().__init__(layer, **kwargs)
+        self.forward_layer = self._recreate(layer)
+        self.backward_layer = self._recreate(layer, go_backwards=True)
+        self.forward_layer._name = "forward_" + self.forward_layer.name
+        self.backward_layer._name = "backward_" + self.backward_layer.name
+        self.merge_mode = merge_mode
+        self._stateful = layer.stateful
+        self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
+        self.supports_masking = True
+        self._trainable = kwargs.get("trainable", layer.trainable)
+        self.input_spec = layer.input_spec
+
+    @staticmethod
+    def _recreate(layer, go_backwards=False):
+        config = layer.get_config()
+        if go_backwards:
+            config["go_backwards"] = not config["go_backwards"]
+        return type(layer).from_config(config)
+
+    def _tracked_sublayers(self):
+        return [self.forward_layer, self.backward_layer]
+
+    def build(self, input_shape):
+        with graph_mod.name_scope(self.forward_layer.name):
+            self.forward_layer.build(input_shape)
+        with graph_mod.name_scope(self.backward_layer.name):
+            self.backward_layer.build(input_shape)
+        self.built = True
+
+    def call(self, inputs, training=None, mask=None, initial_state=None):
+        forward_state = backward_state = None
+        if initial_state is not None:
+            half = len(initial_state) // 2
+            forward_state, backward_state = initial_state[:half], initial_state[half:]
+        y = self.forward_layer(inputs, training=training, mask=mask, initial_state=forward_state)
+        y_rev = self.backward_layer(inputs, training=training, mask=mask, initial_state=backward_state)
+        states = []
+        if self.return_state:
+            states = y[1:] + y_rev[1:]
+            y, y_rev = y[0], y_rev[0]
+        if self.return_sequences:
+            y_rev = backend.reverse(y_rev, 0 if getattr(self.forward_layer, "time_major", False) else 1)
+        if self.merge_mode == "concat":
+            output = backend.concatenate([y, y_rev])
+        elif self.merge_mode == "sum":
+            output = y + y_rev
+        elif self.merge_mode == "ave":
+            output = (y + y_rev) / 2
+        elif self.merge_mode == "mul":
+            output = y * y_rev
+        else:
+            output = [y, y_rev]
+        if self.return_state:
+            return (output if self.merge_mode is None else [output]) + states
+        return output
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"merge_mode": self.merge_mode,
+                       "layer": {"class_name": type(self.layer).__name__, "config": self.layer.get_config()}})
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from graphlab.keras.layers.serialization import deserialize
+        config = dict(config)
+        layer = deserialize(config.pop("layer"), custom_objects=custom_objects)
+        return cls(layer, **config)
