@@ -215,6 +215,15 @@ m = tf.keras.Model(i, o)
 result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights],
           "config": json.loads(json.dumps(m.layers[1].get_config()))}
 """,
+    "transposed_convolution_and_upsampling": """
+i = tf.keras.Input((4, 4, 2))
+h = L.Conv2DTranspose(3, 3, strides=2, padding='same', use_bias=False)(i)
+u = L.UpSampling2D()(h)
+v = L.Conv2DTranspose(2, (2, 3), activation='relu')(u)
+w = L.UpSampling2D((1, 2), interpolation='bilinear')(v)
+m = tf.keras.Model(i, w)
+result = {"ops": ops(), "summary": summary(m), "shapes": [t.shape.as_list() for t in (h, u, v, w)]}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

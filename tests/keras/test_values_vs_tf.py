@@ -25,6 +25,16 @@ fill(m)
 x = np.cos(np.arange(2 * 6 * 6 * 2)).astype(np.float32).reshape(2, 6, 6, 2)
 result = {"values": tolist(K.get_session().run(m.output, {m.input: x}))}
 """,
+    "transposed_convolution_predictions": SET_WEIGHTS + """
+i = tf.keras.Input((3, 3, 2))
+h = L.Conv2DTranspose(2, 3, strides=2, padding='same')(i)
+u = L.UpSampling2D(interpolation='bilinear')(L.UpSampling2D()(h))
+v = L.Conv2DTranspose(1, 2, padding='valid', activation='tanh')(u)
+m = tf.keras.Model(i, v)
+fill(m)
+x = np.cos(np.arange(18) * 0.4).astype(np.float32).reshape(1, 3, 3, 2)
+result = {"values": tolist(K.get_session().run(m.output, {m.input: x}))}
+""",
     "rnn_predictions": SET_WEIGHTS + """
 i = tf.keras.Input((4, 3))
 a = L.SimpleRNN(3, return_sequences=True)(i)

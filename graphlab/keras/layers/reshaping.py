@@ -44,3 +44,58 @@ class ZeroPadding2D(Layer):
         config = super().get_config()
         config.update({"padding": self.padding, "data_format": self.data_format})
         return config
+
+
+class UpSampling2D(Layer):
+    """Repeat rows and columns ``size`` times (tf.image.resize, nearest or bilinear, as TF2's resize)."""
+
+    def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
+        super().__init__(**kwargs)
+        from graphlab.keras.utils.generic_utils import normalize_tuple
+        self.data_format = backend.normalize_data_format(data_format)
+        self.size = normalize_tuple(size, 2, "size")
+        if interpolation not in ("nearest", "bilinear"):
+            raise ValueError('`interpolation` argument should be one of `"nearest"` or `"bilinear"`. Received: '
+                             '"%s".' % (interpolation,))
+        self.interpolation = interpolation
+        self.input_spec = InputSpec(ndim=4)
+
+    def call(self, inputs):
+        import numpy as np
+        from graphlab.framework.registry import build_op, constant
+        from graphlab.image import resizing
+        rows, cols = (2, 3) if self.data_format == "channels_first" else (1, 2)
+        known = inputs.shape.as_list()[rows:cols + 1]
+        if None not in known:
+            new_shape = constant(known, dtype="int32")
+        else:
+            new_shape = array_ops.shape(inputs)[rows:cols + 1]
+        new_shape *= constant(np.array(self.size, dtype="int32"))
+        x = inputs
+        if self.data_format == "channels_first":
+            x = array_ops.transpose(x, [0, 2, 3, 1])
+        op_type = "ResizeNearestNeighbor" if self.interpolation == "nearest" else "ResizeBilinear"
+
+        def resize(images, size):
+            return build_op(op_type, [images, size], attrs={"align_corners": False,
+                                                            "half_pixel_centers": True}).outputs[0]
+        x = resizing._resize_images_common(x, resize, new_shape, preserve_aspect_ratio=False, name=None,
+                                           skip_resize_if_same=False)
+        if None not in known:      # TF folds size * factor while building, so the output's size is known
+            x.set_shape([None] + [k * f for k, f in zip(known, self.size)] + [None])
+        if self.data_format == "channels_first":
+            x = array_ops.transpose(x, [0, 3, 1, 2])
+        return x
+
+    def compute_output_shape(self, input_shape):
+        dims = tensor_shape.as_shape(input_shape).as_list()
+        rows, cols = (2, 3) if self.data_format == "channels_first" else (1, 2)
+        for axis, factor in ((rows, self.size[0]), (cols, self.size[1])):
+            if dims[axis] is not None:
+                dims[axis] *= factor
+        return tensor_shape.TensorShape(dims)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"size": self.size, "data_format": self.data_format, "interpolation": self.interpolation})
+        return config
