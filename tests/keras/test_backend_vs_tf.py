@@ -118,6 +118,13 @@ ERRORS = {
     "graph_disconnected": "a = tf.keras.Input((2,)); b = tf.keras.Input((2,)); tf.keras.Model(a, L.add([a, b]))",
     "softmax_1d": "tf.keras.activations.softmax(tf.constant([1.0, 2.0]))",
     "summary_unbuilt": "tf.keras.Sequential([L.Dense(1)]).summary()",
+    "dense_on_integers": "L.Dense(2)(tf.placeholder(tf.int32, [None, 3]))",
+    "merge_of_one_tensor": "L.add(tf.keras.Input((2,)))",
+    "subtract_three": "a = tf.keras.Input((2,)); L.subtract([a, a, a])",
+    "sequential_duplicate_name": "tf.keras.Sequential([L.Dense(1, name='d', input_shape=(2,)), L.Dense(1, name='d')])",
+    "sequential_not_a_layer": "tf.keras.Sequential(['dense'])",
+    "get_layer_missing": "m = tf.keras.Sequential([L.Dense(1, input_shape=(2,))]); m.get_layer('nope')",
+
 }
 
 

@@ -6,6 +6,14 @@ from graphlab.keras.engine.base_layer import Layer
 from graphlab.ops import math_ops
 
 
+def _shape_tuples(input_shape):
+    """TensorShapes as tuples of ints and None, as Keras shows shapes in messages."""
+    if isinstance(input_shape, (list, tuple)) and input_shape and not isinstance(input_shape[0], (int, type(None))):
+        return [_shape_tuples(s) for s in input_shape]
+    shape = tensor_shape.as_shape(input_shape)
+    return tuple(shape.as_list()) if shape.ndims is not None else None
+
+
 class _Merge(Layer):
     """Combine a list of at least two tensors element by element."""
 
@@ -17,8 +25,8 @@ class _Merge(Layer):
         raise NotImplementedError
 
     def build(self, input_shape):
-        if not isinstance(input_shape[0], (tuple, list, tensor_shape.TensorShape)) and \
-                not isinstance(input_shape, list):
+        input_shape = _shape_tuples(input_shape)
+        if not isinstance(input_shape, list):
             raise ValueError("A merge layer should be called on a list of inputs. Received: input_shape=%s (not a "
                              "list of shapes)" % (input_shape,))
         if len(input_shape) < 1:
@@ -44,6 +52,7 @@ class Add(_Merge):
 class Subtract(_Merge):
     def build(self, input_shape):
         super().build(input_shape)
+        input_shape = _shape_tuples(input_shape)
         if len(input_shape) != 2:
             raise ValueError("A `Subtract` layer should be called on exactly 2 inputs. Received: input_shape=%s"
                              % (input_shape,))
@@ -96,7 +105,8 @@ class Concatenate(_Merge):
         self.supports_masking = True
 
     def build(self, input_shape):
-        if len(input_shape) < 1 or not isinstance(input_shape[0], (tuple, list, tensor_shape.TensorShape)):
+        input_shape = _shape_tuples(input_shape)
+        if not isinstance(input_shape, list) or len(input_shape) < 1:
             raise ValueError("A `Concatenate` layer should be called on a list of at least 1 input. Received: "
                              "input_shape=%s" % (input_shape,))
         self.built = True
