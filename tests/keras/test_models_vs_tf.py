@@ -224,6 +224,19 @@ w = L.UpSampling2D((1, 2), interpolation='bilinear')(v)
 m = tf.keras.Model(i, w)
 result = {"ops": ops(), "summary": summary(m), "shapes": [t.shape.as_list() for t in (h, u, v, w)]}
 """,
+    "time_distributed": """
+i = tf.keras.Input((4, 3))
+h = L.TimeDistributed(L.Dense(2, activation="relu"))(i)
+j = tf.keras.Input((3, 5, 5, 1))
+c = L.TimeDistributed(L.Conv2D(2, 3))(j)
+k = tf.keras.Input((None, 2))
+d = L.TimeDistributed(L.Dense(1))(k)
+fixed = tf.keras.Input((3, 2), batch_size=4)
+e = L.TimeDistributed(L.Dense(2))(fixed)
+m = tf.keras.Model([i, j, k, fixed], [h, c, d, e])
+result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights],
+          "shapes": [t.shape.as_list() for t in (h, c, d, e)]}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

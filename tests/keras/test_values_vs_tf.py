@@ -35,6 +35,20 @@ fill(m)
 x = np.cos(np.arange(18) * 0.4).astype(np.float32).reshape(1, 3, 3, 2)
 result = {"values": tolist(K.get_session().run(m.output, {m.input: x}))}
 """,
+    "time_distributed_predictions": SET_WEIGHTS + """
+class Twice(L.Layer):
+    def call(self, x):
+        return x * 2.0 + 1.0
+    def compute_output_shape(self, input_shape):
+        return input_shape
+i = tf.keras.Input((3, 2), batch_size=2)
+a = L.TimeDistributed(Twice())(i)
+b = L.TimeDistributed(L.Dense(3, activation='tanh'))(a)
+m = tf.keras.Model(i, b)
+fill(m)
+x = np.sin(np.arange(12)).astype(np.float32).reshape(2, 3, 2)
+result = {"values": tolist(K.get_session().run([a, b], {i: x})), "ops": [o[1] for o in ops()]}
+""",
     "rnn_predictions": SET_WEIGHTS + """
 i = tf.keras.Input((4, 3))
 a = L.SimpleRNN(3, return_sequences=True)(i)

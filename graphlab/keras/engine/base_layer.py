@@ -421,6 +421,9 @@ class Layer:
                         kwargs.pop("training", None)
                     outputs = self._set_connectivity_metadata((inputs,) + tuple(args), kwargs, outputs)
                 self._handle_activity_regularization(inputs, outputs)
+                if type(self).compute_mask is not Layer.compute_mask and \
+                        not getattr(self, "_compute_output_and_mask_jointly", False):
+                    self.compute_mask(inputs, None)   # masks are not propagated; its ops are built as in TF
                 if hasattr(self, "_set_inputs") and not getattr(self, "inputs", None):
                     self._set_inputs(inputs, outputs)
         finally:

@@ -16,5 +16,5 @@ from graphlab.keras.layers.pooling import (AveragePooling1D, AveragePooling2D, A
                                            GlobalMaxPooling2D, MaxPool1D, MaxPool2D, MaxPooling1D, MaxPooling2D)
 from graphlab.keras.layers.reshaping import UpSampling2D, ZeroPadding2D
 from graphlab.keras.layers.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
-from graphlab.keras.layers.wrappers import Bidirectional, Wrapper
+from graphlab.keras.layers.wrappers import Bidirectional, TimeDistributed, Wrapper
 from graphlab.keras.layers.serialization import deserialize, serialize  # noqa: E402
