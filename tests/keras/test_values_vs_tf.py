@@ -151,6 +151,33 @@ layer(tf.keras.Input((2,)))
 result = {"values": tolist(K.get_session().run(vals) + layer.get_weights()), "ops": ops(),
           "constraint": type(layer.kernel.constraint).__name__}
 """,
+    "seeded_initial_weights": """
+tf.set_random_seed(42)
+i = tf.keras.Input((4,))
+layers = [L.Dense(3), L.Dense(3, kernel_initializer='he_normal', bias_initializer='ones'),
+          L.Dense(3, kernel_initializer=tf.keras.initializers.RandomNormal(stddev=0.1, seed=5)),
+          L.Dense(3, kernel_initializer=tf.keras.initializers.TruncatedNormal(seed=2)),
+          L.Dense(3, kernel_initializer='lecun_uniform'), L.Dense(3, kernel_initializer='orthogonal')]
+outs = [l(i) for l in layers]
+e = L.Embedding(6, 2)(tf.keras.Input((2,)))
+lstm = L.LSTM(2)
+lstm(tf.keras.Input((3, 2)))
+c = L.Conv2D(2, 3)(tf.keras.Input((4, 4, 1)))
+result = {"values": [tolist(w) for w in K.batch_get_value(tf.global_variables())],
+          "names": [v.name for v in tf.global_variables()]}
+""",
+    "input_from_an_existing_tensor": """
+p = tf.placeholder(tf.float32, [None, 2], name="features")
+i = tf.keras.Input(tensor=p)
+m = tf.keras.Model(i, L.Dense(1, kernel_initializer='ones')(i))
+inner = tf.keras.Sequential([L.Dense(2, input_shape=(3,), kernel_initializer='ones')])
+outer = tf.keras.Sequential([inner, L.Dense(1, kernel_initializer='ones')])
+out = K.get_session().run([m.output, outer.output], {p: [[1.0, 2.0]], outer.input: [[1.0, 1.0, 1.0]]})
+# K.get_session() asks which of Keras's variables are initialized; TF keeps them in a set, so the order of
+# its VarIsInitializedOp ops is not TF's to promise: their inputs are left out.
+result = {"values": tolist(out), "names": [i.name, m.input.name, outer.input.name, outer.output.name],
+          "summary": summary(outer), "ops": [o if o[1] != "VarIsInitializedOp" else o[:2] for o in ops()]}
+""",
     "to_categorical": """
 result = {"values": tolist([tf.keras.utils.to_categorical([0, 2, 1]), tf.keras.utils.to_categorical([[1], [3]], 5)]),
           "dtype": str(tf.keras.utils.to_categorical([1]).dtype)}

@@ -13,6 +13,16 @@ from graphlab.keras.engine.input_layer import Input, InputLayer
 from graphlab.keras.engine.base_layer import Layer
 
 
+def _input_shape_and_dtype(layer):
+    """The batch input shape a first layer declares; a model added first is asked for its first layer's."""
+    while getattr(layer, "_is_graph_network", False) or type(layer).__name__ == "Sequential":
+        if not layer.layers:
+            raise ValueError("An empty Model cannot be used as a Layer.")
+        layer = layer.layers[0]
+    shape = getattr(layer, "_batch_input_shape", None)
+    return (shape, layer.dtype) if shape is not None else (None, None)
+
+
 class Sequential(Model):
     """A linear stack of layers."""
 
@@ -57,9 +67,9 @@ class Sequential(Model):
                 self._has_explicit_input_shape = True
                 self._init_sequential_network()
                 return
-            batch_shape = getattr(layer, "_batch_input_shape", None)
+            batch_shape, dtype = _input_shape_and_dtype(layer)
             if batch_shape is not None:
-                x = Input(batch_shape=batch_shape, dtype=layer.dtype, name=layer.name + "_input")
+                x = Input(batch_shape=batch_shape, dtype=dtype, name=layer.name + "_input")
                 self._stack.append(node_mod.keras_history(x).layer)
                 self._stack.append(layer)
                 output = layer(x)
