@@ -237,6 +237,20 @@ m = tf.keras.Model([i, j, k, fixed], [h, c, d, e])
 result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights],
           "shapes": [t.shape.as_list() for t in (h, c, d, e)]}
 """,
+    "training_argument": """
+i = tf.keras.Input((3,))
+h = L.Dropout(0.5)(L.Dense(4)(i))
+o = L.BatchNormalization()(h)
+m = tf.keras.Model(i, o)
+x = tf.placeholder(tf.float32, [None, 3])
+train_out = m(x, training=True)
+test_out = m(x, training=False)
+direct = L.Dropout(0.2)(x, training=True)
+flag = tf.placeholder(tf.bool, [])
+chosen = L.Dropout(0.2)(x, training=flag)
+result = {"ops": ops(), "names": [train_out.name, test_out.name, direct.name, chosen.name],
+          "updates": [u.name for u in m.updates]}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)
