@@ -251,6 +251,17 @@ chosen = L.Dropout(0.2)(x, training=flag)
 result = {"ops": ops(), "names": [train_out.name, test_out.name, direct.name, chosen.name],
           "updates": [u.name for u in m.updates]}
 """,
+    "masks_from_embedding": """
+i = tf.keras.Input((4,))
+e = L.Embedding(5, 2, mask_zero=True)(i)
+r = L.SimpleRNN(2)(e)
+l = L.LSTM(2, return_sequences=True)(e)
+g = L.GlobalAveragePooling1D()(L.Dense(3)(l))
+b = L.Bidirectional(L.GRU(1, return_sequences=True))(e)
+s = L.add([l, l])
+m = tf.keras.Model(i, [r, g, b, s])
+result = {"ops": ops(), "summary": summary(m)}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

@@ -49,6 +49,17 @@ fill(m)
 x = np.sin(np.arange(12)).astype(np.float32).reshape(2, 3, 2)
 result = {"values": tolist(K.get_session().run([a, b], {i: x})), "ops": [o[1] for o in ops()]}
 """,
+    "masked_predictions": SET_WEIGHTS + """
+i = tf.keras.Input((5,))
+e = L.Embedding(4, 3, mask_zero=True)(i)
+r = L.LSTM(2)(e)
+b = L.Bidirectional(L.SimpleRNN(2, return_sequences=True))(e)
+g = L.GlobalAveragePooling1D()(L.Dense(2)(e))
+m = tf.keras.Model(i, [r, b, g])
+fill(m)
+x = np.array([[1, 2, 0, 0, 0], [3, 1, 2, 1, 0]], np.float32)
+result = {"values": tolist(K.get_session().run(m.outputs, {i: x}))}
+""",
     "rnn_predictions": SET_WEIGHTS + """
 i = tf.keras.Input((4, 3))
 a = L.SimpleRNN(3, return_sequences=True)(i)

@@ -53,6 +53,7 @@ class Model(TrainingMixin, SavingMixin, Layer):
                                  "Input tensors to a Functional must come from `tf.keras.Input`. Received: %s "
                                  "(missing previous layer metadata)." % (tensor,))
         self._is_graph_network = True
+        self._compute_output_and_mask_jointly = True
         self.built = True
         self._input_layers = [node_mod.keras_history(t).layer for t in self.inputs]
         self._output_layers = [node_mod.keras_history(t).layer for t in self.outputs]

@@ -26,6 +26,27 @@ def set_keras_history(tensor, history):
     _HISTORY[tensor] = history
 
 
+_MASKS = weakref.WeakKeyDictionary()
+
+
+def keras_mask(tensor):
+    """The mask a layer computed for ``tensor`` (which steps count), or None."""
+    try:
+        return _MASKS.get(tensor)
+    except TypeError:
+        return None
+
+
+def set_keras_mask(tensor, mask):
+    try:
+        if mask is None:
+            _MASKS.pop(tensor, None)
+        else:
+            _MASKS[tensor] = mask
+    except TypeError:
+        pass
+
+
 def have_all_keras_history(tensors):
     flat = nest.flatten(tensors)
     return bool(flat) and all(keras_history(t) is not None for t in flat)

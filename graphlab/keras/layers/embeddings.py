@@ -1,5 +1,6 @@
 """Keras's Embedding: a [input_dim, output_dim] weight looked up by integer ids (cast to int32 first when
-they are another type), ``embedding/embedding_lookup``."""
+they are another type), ``embedding/embedding_lookup``; with ``mask_zero`` the ids that are 0 are masked
+(``embedding/NotEqual``) for the layers after it."""
 from graphlab.keras import backend, constraints, initializers, regularizers
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.keras.layers.core import _serialize
@@ -17,10 +18,6 @@ class Embedding(Layer):
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError("Both `input_dim` and `output_dim` should be positive, Received input_dim = %s and "
                              "output_dim = %s" % (input_dim, output_dim))
-        if mask_zero:
-            raise NotImplementedError("graphlab's Keras does not implement masks: Embedding(mask_zero=True) would "
-                                      "make the layers after it skip padded steps, which they would not do here; "
-                                      "leave mask_zero False (padding ids then count as ordinary ids)")
         kwargs.setdefault("dtype", backend.floatx())
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.input_dim, self.output_dim = input_dim, output_dim

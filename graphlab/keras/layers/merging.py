@@ -3,7 +3,7 @@ Minimum and Concatenate (``concatenate/concat``) over a list of tensors of one s
 from graphlab.framework import tensor_shape
 from graphlab.keras import backend
 from graphlab.keras.engine.base_layer import Layer
-from graphlab.ops import math_ops
+from graphlab.ops import array_ops, math_ops
 
 
 def _shape_tuples(input_shape):
@@ -33,6 +33,13 @@ class _Merge(Layer):
             raise ValueError("A merge layer should be called on a list of at least 1 input. Got %d inputs. Full "
                              "input_shape received: %s" % (len(input_shape), input_shape))
         self.built = True
+
+    def compute_mask(self, inputs, mask=None):
+        """A step counts where every input's mask counts it."""
+        if mask is None or all(m is None for m in mask):
+            return None
+        masks = [array_ops.expand_dims(m, axis=0) for m in mask if m is not None]
+        return math_ops.reduce_all(backend.concatenate(masks, axis=0), axis=0, keepdims=False)
 
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)):
@@ -113,6 +120,12 @@ class Concatenate(_Merge):
 
     def _merge_function(self, inputs):
         return backend.concatenate(inputs, axis=self.axis)
+
+    def compute_mask(self, inputs, mask=None):
+        if mask is None or all(m is None for m in mask):
+            return None
+        raise NotImplementedError("graphlab's Concatenate does not combine masks; mask the inputs after "
+                                  "concatenating them instead")
 
     def get_config(self):
         config = super().get_config()

@@ -288,6 +288,14 @@ class RNN(Layer):
         state = self.cell.get_initial_state(inputs=None, batch_size=batch_size, dtype=inputs.dtype)
         return list(state) if isinstance(state, (list, tuple)) else [state]
 
+    def compute_mask(self, inputs, mask):
+        if isinstance(mask, list):
+            mask = mask[0]
+        output_mask = mask if self.return_sequences else None
+        if self.return_state:
+            return [output_mask] + [None] * len(self.states)
+        return output_mask
+
     def call(self, inputs, mask=None, training=None, initial_state=None):
         if isinstance(inputs, list):
             initial_state = inputs[1:] or None
@@ -307,9 +315,12 @@ class RNN(Layer):
                 new_states = [new_states]
             return output, new_states
         dims = inputs.shape.as_list()
+        if mask is not None:
+            mask = nest.flatten(mask)[0]
         last_output, outputs, states = backend.rnn(step, inputs, initial_state, go_backwards=self.go_backwards,
-                                                   input_length=dims[0] if self.time_major else dims[1],
-                                                   time_major=self.time_major)
+                                                   mask=mask, input_length=dims[0] if self.time_major else dims[1],
+                                                   time_major=self.time_major,
+                                                   zero_output_for_mask=self.zero_output_for_mask)
         output = outputs if self.return_sequences else last_output
         if self.return_state:
             return [output] + list(states)

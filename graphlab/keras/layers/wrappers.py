@@ -34,6 +34,8 @@ class Bidirectional(Wrapper):
         self.backward_layer = self._recreate(layer, go_backwards=True)
         self.forward_layer._name = "forward_" + self.forward_layer.name
         self.backward_layer._name = "backward_" + self.backward_layer.name
+        for copy in (self.forward_layer, self.backward_layer):    # as tf-keras: masked steps give zeros
+            copy.zero_output_for_mask = copy.return_sequences
         self.merge_mode = merge_mode
         self._stateful = layer.stateful
         self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
@@ -50,6 +52,15 @@ class Bidirectional(Wrapper):
 
     def _tracked_sublayers(self):
         return [self.forward_layer, self.backward_layer]
+
+    def compute_mask(self, inputs, mask):
+        if isinstance(mask, list):
+            mask = mask[0]
+        output_mask = mask if self.return_sequences else None
+        if self.return_state:
+            states = [None] * (len(self.forward_layer.states) * 2)
+            return ([output_mask, output_mask] if self.merge_mode is None else [output_mask]) + states
+        return [output_mask, output_mask] if self.merge_mode is None else output_mask
 
     def build(self, input_shape):
         with graph_mod.name_scope(self.forward_layer.name):
