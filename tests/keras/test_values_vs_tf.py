@@ -58,7 +58,12 @@ g = L.GlobalAveragePooling1D()(L.Dense(2)(e))
 m = tf.keras.Model(i, [r, b, g])
 fill(m)
 x = np.array([[1, 2, 0, 0, 0], [3, 1, 2, 1, 0]], np.float32)
-result = {"values": tolist(K.get_session().run(m.outputs, {i: x}))}
+j = tf.keras.Input((3, 2))
+masked = L.GRU(2)(L.Masking(mask_value=-1.0)(j))
+fill(tf.keras.Model(j, masked))
+y = np.array([[[1, 2], [-1, -1], [0.5, 0.1]], [[-1, -1], [-1, -1], [2, 1]]], np.float32)
+result = {"values": tolist(K.get_session().run(m.outputs + [masked], {i: x, j: y})),
+          "ops": [o for o in ops() if "masking" in o[0] or o[0].startswith("gru/while/Select")]}
 """,
     "rnn_predictions": SET_WEIGHTS + """
 i = tf.keras.Input((4, 3))

@@ -291,6 +291,8 @@ class Layer:
         if getattr(self, "_compute_output_and_mask_jointly", False):
             return
         flat_outputs = nest.flatten(outputs)
+        if all(node_mod.keras_mask(t) is not None for t in flat_outputs):
+            return                  # call() computed them with the outputs (Masking)
         if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
             masks = self.compute_mask(inputs, previous_mask)
             flat_masks = [None] * len(flat_outputs) if masks is None else nest.flatten(masks)

@@ -5,7 +5,8 @@ from graphlab.keras.engine.input_spec import InputSpec
 from graphlab.keras.layers.activation import ELU, LeakyReLU, ReLU, Softmax
 from graphlab.keras.layers.convolutional import (Conv1D, Conv2D, Conv2DTranspose, Convolution1D, Convolution2D,
                                                  Convolution2DTranspose)
-from graphlab.keras.layers.core import Activation, Dense, Dropout, Flatten, Lambda, Permute, RepeatVector, Reshape
+from graphlab.keras.layers.core import (Activation, Dense, Dropout, Flatten, Lambda, Masking, Permute, RepeatVector,
+                                        Reshape)
 from graphlab.keras.layers.embeddings import Embedding
 from graphlab.keras.layers.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract, add,
                                            average, concatenate, maximum, minimum, multiply, subtract)
