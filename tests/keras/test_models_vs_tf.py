@@ -262,6 +262,14 @@ s = L.add([l, l])
 m = tf.keras.Model(i, [r, g, b, s])
 result = {"ops": ops(), "summary": summary(m)}
 """,
+    "recurrent_dropout": """
+i = tf.keras.Input((4, 3))
+a = L.SimpleRNN(2, dropout=0.5, recurrent_dropout=0.3, return_sequences=True)(i)
+b = L.LSTM(2, dropout=0.2, recurrent_dropout=0.1, return_sequences=True)(a)
+c = L.GRU(2, dropout=0.4, implementation=2)(b)
+m = tf.keras.Model(i, c)
+result = {"ops": ops(), "summary": summary(m)}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

@@ -65,6 +65,17 @@ y = np.array([[[1, 2], [-1, -1], [0.5, 0.1]], [[-1, -1], [-1, -1], [2, 1]]], np.
 result = {"values": tolist(K.get_session().run(m.outputs + [masked], {i: x, j: y})),
           "ops": [o for o in ops() if "masking" in o[0] or o[0].startswith("gru/while/Select")]}
 """,
+    "recurrent_dropout_predictions": SET_WEIGHTS + """
+tf.set_random_seed(3)
+i = tf.keras.Input((4, 3))
+a = L.LSTM(3, dropout=0.3, recurrent_dropout=0.2, return_sequences=True)(i)
+b = L.GRU(2, dropout=0.4)(a)
+m = tf.keras.Model(i, b)
+fill(m)
+x = np.cos(np.arange(24) * 0.5).astype(np.float32).reshape(2, 4, 3)
+sess = K.get_session()
+result = {"values": tolist([sess.run(b, {i: x}), sess.run(b, {i: x, K.learning_phase(): True})])}
+""",
     "rnn_predictions": SET_WEIGHTS + """
 i = tf.keras.Input((4, 3))
 a = L.SimpleRNN(3, return_sequences=True)(i)

@@ -7,7 +7,7 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
-from graphlab.framework.registry import constant, convert_to_tensor
+from graphlab.framework.registry import build_op, constant, convert_to_tensor
 from graphlab.keras.backend import config
 from graphlab.keras.backend.variables import ndim
 from graphlab.ops import array_ops, math_impl, math_ops, nn_ops
@@ -249,12 +249,17 @@ def shape(x):
 
 
 def ones_like(x, dtype=None, name=None):
-    """TF2's ones_like, which Keras calls: a Const when the shape is known (TF1's builds a Fill)."""
+    """TF2's ones_like, which Keras calls: a Const when the shape is known, else an OnesLike op (TF1's builds
+    a Fill)."""
     if hasattr(x, "shape") and tensor_shape.as_shape(x.shape).is_fully_defined():
         with graph_mod.name_scope(name, "ones_like", [x]) as scope:
             dt = dtypes.as_dtype(dtype or x.dtype).base_dtype
             return constant(np.ones(x.shape.as_list(), dt.as_numpy_dtype), dtype=dt, name=scope)
-    return array_ops.ones_like(x, dtype=dtype, name=name)
+    with graph_mod.name_scope(name, "ones_like", [x]) as scope:     # TF2's: the OnesLike op itself
+        x = convert_to_tensor(x)
+        if dtype is not None and dtypes.as_dtype(dtype).base_dtype != x.dtype.base_dtype:
+            return array_ops.ones_like(x, dtype=dtype, name=name)
+        return build_op("OnesLike", [x], name=scope).outputs[0]
 
 
 def zeros_like(x, dtype=None, name=None):

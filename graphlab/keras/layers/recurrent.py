@@ -4,7 +4,7 @@ LSTM implementation 1 with the kernel split per gate, GRU with the reset gate be
 The layer builds its cell's weights under ``<layer>/<cell>/`` (``lstm/lstm_cell/kernel``), makes zero
 initial states from the batch size, and runs ``K.rnn``: the cell once outside the loop
 (``lstm/lstm_cell_1/...``) and once per step inside ``lstm/while/lstm_cell/...``. Dropout inside the cell
-and masking are not implemented.
+draws its masks once per call (ones while not training).
 """
 from graphlab.framework import graph as graph_mod
 from graphlab.framework import nest, tensor_shape
@@ -12,7 +12,7 @@ from graphlab.keras import activations, backend, constraints, initializers, regu
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.keras.engine.input_spec import InputSpec
 from graphlab.keras.layers.core import _serialize
-from graphlab.ops import array_ops
+from graphlab.ops import array_ops, nn_ops
 
 
 def _zero_state(batch_size, state_size, dtype):
@@ -34,8 +34,6 @@ class _Cell(Layer):
         if units <= 0:
             raise ValueError("Received an invalid value for argument `units`, expected a positive integer, got %s."
                              % units)
-        if dropout or recurrent_dropout:
-            raise NotImplementedError("graphlab's recurrent cells do not implement dropout/recurrent_dropout")
         self.units = units
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation) if recurrent_activation != "-" else None
@@ -49,7 +47,37 @@ class _Cell(Layer):
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.recurrent_constraint = constraints.get(recurrent_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
-        self.dropout, self.recurrent_dropout = dropout, recurrent_dropout
+        self.dropout = min(1.0, max(0.0, dropout))
+        self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
+        self.reset_dropout_mask()
+
+    # The dropout masks are drawn once per call of the layer (by the step run outside the loop) and reused
+    # at every step, as tf-keras's DropoutRNNCellMixin does; while not training they are ones.
+    def reset_dropout_mask(self):
+        self._dropout_mask = self._recurrent_dropout_mask = None
+
+    def _mask(self, inputs, rate, training, count):
+        ones = backend.ones_like(inputs)
+
+        def dropped():
+            return nn_ops.dropout(ones, rate=rate)
+        if count > 1:
+            return [backend.in_train_phase(dropped, ones, training=training) for _ in range(count)]
+        return backend.in_train_phase(dropped, ones, training=training)
+
+    def get_dropout_mask_for_cell(self, inputs, training, count=1):
+        if self.dropout == 0:
+            return None
+        if self._dropout_mask is None:
+            self._dropout_mask = self._mask(inputs, self.dropout, training, count)
+        return self._dropout_mask
+
+    def get_recurrent_dropout_mask_for_cell(self, inputs, training, count=1):
+        if self.recurrent_dropout == 0:
+            return None
+        if self._recurrent_dropout_mask is None:
+            self._recurrent_dropout_mask = self._mask(inputs, self.recurrent_dropout, training, count)
+        return self._recurrent_dropout_mask
 
     def _kernels(self, input_shape, gates, bias_initializer=None):
         input_dim = tensor_shape.as_shape(input_shape).as_list()[-1]
@@ -127,9 +155,13 @@ class SimpleRNNCell(_Cell):
 
     def call(self, inputs, states, training=None):
         prev_output = states[0] if isinstance(states, (list, tuple)) else states
-        h = backend.dot(inputs, self.kernel)
+        dp_mask = self.get_dropout_mask_for_cell(inputs, training)
+        rec_dp_mask = self.get_recurrent_dropout_mask_for_cell(prev_output, training)
+        h = backend.dot(inputs * dp_mask if dp_mask is not None else inputs, self.kernel)
         if self.bias is not None:
             h = backend.bias_add(h, self.bias)
+        if rec_dp_mask is not None:
+            prev_output = prev_output * rec_dp_mask
         output = h + backend.dot(prev_output, self.recurrent_kernel)
         if self.activation is not None:
             output = self.activation(output)
@@ -166,19 +198,31 @@ class LSTMCell(_Cell):
         from graphlab.ops import array_ops as ops
         h_tm1, c_tm1 = states[0], states[1]
         units, rk = self.units, self.recurrent_kernel
+        dp_mask = self.get_dropout_mask_for_cell(inputs, training, count=4)
+        rec_dp_mask = self.get_recurrent_dropout_mask_for_cell(h_tm1, training, count=4)
         if self.implementation == 1:
+            if 0 < self.dropout < 1.0:
+                ins = [inputs * dp_mask[g] for g in range(4)]
+            else:
+                ins = [inputs] * 4
             k_i, k_f, k_c, k_o = ops.split(self.kernel, num_or_size_splits=4, axis=1)
-            x_i, x_f = backend.dot(inputs, k_i), backend.dot(inputs, k_f)
-            x_c, x_o = backend.dot(inputs, k_c), backend.dot(inputs, k_o)
+            x_i, x_f = backend.dot(ins[0], k_i), backend.dot(ins[1], k_f)
+            x_c, x_o = backend.dot(ins[2], k_c), backend.dot(ins[3], k_o)
             if self.use_bias:
                 b_i, b_f, b_c, b_o = ops.split(self.bias, num_or_size_splits=4, axis=0)
                 x_i, x_f = backend.bias_add(x_i, b_i), backend.bias_add(x_f, b_f)
                 x_c, x_o = backend.bias_add(x_c, b_c), backend.bias_add(x_o, b_o)
-            i = self.recurrent_activation(x_i + backend.dot(h_tm1, rk[:, :units]))
-            f = self.recurrent_activation(x_f + backend.dot(h_tm1, rk[:, units:units * 2]))
-            c = f * c_tm1 + i * self.activation(x_c + backend.dot(h_tm1, rk[:, units * 2:units * 3]))
-            o = self.recurrent_activation(x_o + backend.dot(h_tm1, rk[:, units * 3:]))
+            if 0 < self.recurrent_dropout < 1.0:
+                hs = [h_tm1 * rec_dp_mask[g] for g in range(4)]
+            else:
+                hs = [h_tm1] * 4
+            i = self.recurrent_activation(x_i + backend.dot(hs[0], rk[:, :units]))
+            f = self.recurrent_activation(x_f + backend.dot(hs[1], rk[:, units:units * 2]))
+            c = f * c_tm1 + i * self.activation(x_c + backend.dot(hs[2], rk[:, units * 2:units * 3]))
+            o = self.recurrent_activation(x_o + backend.dot(hs[3], rk[:, units * 3:]))
         else:
+            if 0.0 < self.dropout < 1.0:
+                inputs = inputs * dp_mask[0]
             z = backend.dot(inputs, self.kernel)
             z += backend.dot(h_tm1, rk)
             if self.use_bias:
@@ -216,21 +260,28 @@ class GRUCell(_Cell):
         from graphlab.ops import array_ops as ops
         h_tm1 = states[0] if isinstance(states, (list, tuple)) else states
         units, k, rk = self.units, self.kernel, self.recurrent_kernel
+        dp_mask = self.get_dropout_mask_for_cell(inputs, training, count=3)
+        rec_dp_mask = self.get_recurrent_dropout_mask_for_cell(h_tm1, training, count=3)
         if self.implementation == 1:
-            x_z = backend.dot(inputs, k[:, :units])
-            x_r = backend.dot(inputs, k[:, units:units * 2])
-            x_h = backend.dot(inputs, k[:, units * 2:])
+            ins = [inputs * dp_mask[g] for g in range(3)] if 0.0 < self.dropout < 1.0 else [inputs] * 3
+            x_z = backend.dot(ins[0], k[:, :units])
+            x_r = backend.dot(ins[1], k[:, units:units * 2])
+            x_h = backend.dot(ins[2], k[:, units * 2:])
             if self.use_bias:
                 x_z = backend.bias_add(x_z, self.bias[:units])
                 x_r = backend.bias_add(x_r, self.bias[units:units * 2])
                 x_h = backend.bias_add(x_h, self.bias[units * 2:])
-            recurrent_z = backend.dot(h_tm1, rk[:, :units])
-            recurrent_r = backend.dot(h_tm1, rk[:, units:units * 2])
+            hs = ([h_tm1 * rec_dp_mask[g] for g in range(3)] if 0.0 < self.recurrent_dropout < 1.0
+                  else [h_tm1] * 3)
+            recurrent_z = backend.dot(hs[0], rk[:, :units])
+            recurrent_r = backend.dot(hs[1], rk[:, units:units * 2])
             z = self.recurrent_activation(x_z + recurrent_z)
             r = self.recurrent_activation(x_r + recurrent_r)
-            recurrent_h = backend.dot(r * h_tm1, rk[:, units * 2:])
+            recurrent_h = backend.dot(r * hs[2], rk[:, units * 2:])
             hh = self.activation(x_h + recurrent_h)
         else:
+            if 0.0 < self.dropout < 1.0:
+                inputs = inputs * dp_mask[0]
             matrix_x = backend.dot(inputs, k)
             if self.use_bias:
                 matrix_x = backend.bias_add(matrix_x, self.bias)
@@ -308,6 +359,7 @@ class RNN(Layer):
             raise ValueError("Layer has %d states but was passed %d initial states. Received: initial_state=%s"
                              % (len(self.states), len(initial_state), initial_state))
         cell = self.cell
+        cell.reset_dropout_mask()
 
         def step(step_inputs, states):
             output, new_states = cell(step_inputs, list(states), training=training)
