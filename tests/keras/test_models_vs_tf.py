@@ -270,6 +270,19 @@ c = L.GRU(2, dropout=0.4, implementation=2)(b)
 m = tf.keras.Model(i, c)
 result = {"ops": ops(), "summary": summary(m)}
 """,
+    "noise_cropping_prelu": """
+i = tf.keras.Input((6, 3))
+a = L.SpatialDropout1D(0.3)(L.ZeroPadding1D((1, 2))(i))
+b = L.GaussianNoise(0.1)(L.Cropping1D((1, 1))(a))
+c = L.GaussianDropout(0.2)(L.PReLU(shared_axes=[1])(b))
+d = L.ActivityRegularization(l1=0.01)(c)
+j = tf.keras.Input((5, 5, 2))
+e = L.SpatialDropout2D(0.5)(L.Cropping2D(((1, 0), (1, 2)))(j))
+f = L.PReLU()(e)
+m = tf.keras.Model([i, j], [d, f])
+result = {"ops": ops(), "summary": summary(m), "losses": [t.name for t in m.losses],
+          "weights": [w.name for w in m.weights]}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

@@ -479,8 +479,11 @@ class Layer:
         """Record this call as a Node; outputs that are inputs unchanged are copied first (Identity) so each
         tensor has one history."""
         input_ids = {id(t) for t in nest.flatten(args[0])}
-        outputs = nest.map_structure(
-            lambda t: _identity(t) if id(t) in input_ids else t, outputs)
+
+        def copy(t):
+            with graph_mod.name_scope(self.name):     # inside the layer's own scope again, as tf-keras
+                return _identity(t)
+        outputs = nest.map_structure(lambda t: copy(t) if id(t) in input_ids else t, outputs)
         node_mod.Node(self, call_args=args, call_kwargs=kwargs, outputs=outputs)
         return outputs
 

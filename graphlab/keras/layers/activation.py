@@ -79,3 +79,38 @@ class ELU(Layer):
 
     def call(self, inputs):
         return backend.elu(inputs, self.alpha)
+
+
+class PReLU(Layer):
+    """relu(x) - alpha * relu(-x) with a learned ``alpha`` per input entry (shared along ``shared_axes``)."""
+
+    def __init__(self, alpha_initializer="zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None,
+                 **kwargs):
+        from graphlab.keras import constraints, initializers, regularizers
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.alpha_initializer = initializers.get(alpha_initializer)
+        self.alpha_regularizer = regularizers.get(alpha_regularizer)
+        self.alpha_constraint = constraints.get(alpha_constraint)
+        if shared_axes is None or isinstance(shared_axes, (list, tuple)):
+            self.shared_axes = shared_axes
+        else:
+            self.shared_axes = [shared_axes]
+
+    def build(self, input_shape):
+        from graphlab.framework import tensor_shape
+        from graphlab.keras.engine.input_spec import InputSpec
+        dims = tensor_shape.as_shape(input_shape).as_list()
+        param_shape = list(dims[1:])
+        for i in self.shared_axes or []:
+            param_shape[i - 1] = 1
+        self.alpha = self.add_weight(shape=param_shape, name="alpha", initializer=self.alpha_initializer,
+                                     regularizer=self.alpha_regularizer, constraint=self.alpha_constraint)
+        axes = {i: dims[i] for i in range(1, len(dims)) if self.shared_axes and i not in self.shared_axes}
+        self.input_spec = InputSpec(ndim=len(dims), axes=axes)
+        self.built = True
+
+    def call(self, inputs):
+        pos = backend.relu(inputs)
+        neg = -self.alpha * backend.relu(-inputs)
+        return pos + neg

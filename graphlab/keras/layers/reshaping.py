@@ -99,3 +99,67 @@ class UpSampling2D(Layer):
         config = super().get_config()
         config.update({"size": self.size, "data_format": self.data_format, "interpolation": self.interpolation})
         return config
+
+
+class ZeroPadding1D(Layer):
+    """Zeros added before and after the steps of [batch, steps, features] (one Pad op)."""
+
+    def __init__(self, padding=1, **kwargs):
+        super().__init__(**kwargs)
+        self.padding = (padding, padding) if isinstance(padding, int) else tuple(padding)
+        self.input_spec = InputSpec(ndim=3)
+
+    def call(self, inputs):
+        return array_ops.pad(inputs, [[0, 0], [self.padding[0], self.padding[1]], [0, 0]])
+
+    def get_config(self):
+        config = super().get_config()
+        config["padding"] = self.padding
+        return config
+
+
+class Cropping1D(Layer):
+    """Steps cut from the start and end of [batch, steps, features]."""
+
+    def __init__(self, cropping=(1, 1), **kwargs):
+        super().__init__(**kwargs)
+        self.cropping = (cropping, cropping) if isinstance(cropping, int) else tuple(cropping)
+        self.input_spec = InputSpec(ndim=3)
+
+    def call(self, inputs):
+        if self.cropping[1] == 0:
+            return inputs[:, self.cropping[0]:, :]
+        return inputs[:, self.cropping[0]:-self.cropping[1], :]
+
+    def get_config(self):
+        config = super().get_config()
+        config["cropping"] = self.cropping
+        return config
+
+
+class Cropping2D(Layer):
+    """Rows and columns cut from the edges of images: ((top, bottom), (left, right))."""
+
+    def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = backend.normalize_data_format(data_format)
+        if isinstance(cropping, int):
+            self.cropping = ((cropping, cropping), (cropping, cropping))
+        elif all(isinstance(c, int) for c in cropping):
+            self.cropping = ((cropping[0], cropping[0]), (cropping[1], cropping[1]))
+        else:
+            self.cropping = tuple(tuple(c) for c in cropping)
+        self.input_spec = InputSpec(ndim=4)
+
+    def call(self, inputs):
+        (top, bottom), (left, right) = self.cropping
+        rows = slice(top, -bottom if bottom else None)
+        cols = slice(left, -right if right else None)
+        if self.data_format == "channels_first":
+            return inputs[:, :, rows, cols]
+        return inputs[:, rows, cols, :]
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"cropping": self.cropping, "data_format": self.data_format})
+        return config
