@@ -58,6 +58,18 @@ second = f([np.array([1.0, 1.0], np.float32)])[0]
 result = {"values": [tolist(first), tolist(second), tolist(K.get_value(v))], "name": v.name,
           "ops": [o[:2] for o in ops()]}
 """,
+    "more_helpers": """
+a = K.constant(np.arange(12, dtype=np.float32).reshape(2, 3, 2))
+p = K.placeholder((None, 3, 2))
+vals = [K.repeat_elements(a, 2, axis=1), K.temporal_padding(a, (1, 2)), K.cumsum(a, axis=1), K.cumprod(a + 1, 2),
+        K.arange(5), K.arange(1, 7, 2, dtype='float32'), K.spatial_2d_padding(K.reshape(a, (1, 2, 3, 2))),
+        K.in_top_k(K.constant([[0.1, 0.9], [0.8, 0.2]]), K.constant([1, 1], dtype='int32'), 1),
+        K.gradients(K.sum(K.square(a)), [a])[0]]
+graph_ops = [o[:2] for o in ops()]
+unknown = K.repeat_elements(p, 3, axis=0)   # (TF makes its multiples twice from a float array: not compared)
+result = {"values": [tolist(v) for v in K.get_session().run(vals)], "ops": graph_ops,
+          "unknown": unknown.shape.as_list()}
+""",
     "variables_and_values": """
 v = K.variable([[1, 2], [3, 4]], dtype='float64', name='w')
 K.set_value(v, np.array([[5, 6], [7, 8]]))

@@ -22,6 +22,9 @@ from graphlab.keras.backend.math import (abs, all, any, argmax, argmin, batch_do
                                          softplus, softsign, sparse_categorical_crossentropy, sqrt, square,
                                          squeeze, stack, std, stop_gradient, sum, switch, tanh, tile,
                                          transpose, var, zeros_like)
+from graphlab.keras.backend.math import (arange, cumprod, cumsum, dropout, gradients, in_top_k, random_normal,
+                                         random_uniform, repeat_elements, spatial_2d_padding, temporal_padding,
+                                         truncated_normal)
 
 name_scope = None  # replaced below: K.name_scope is TF1's name_scope
 

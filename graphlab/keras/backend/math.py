@@ -449,3 +449,92 @@ def switch(condition, then_expression, else_expression):
         tile_shape = array_ops.where_v2(shape_diff > 0, expr_shape, array_ops.ones_like(expr_shape))
         condition = array_ops.tile(condition, tile_shape)
     return array_ops.where_v2(condition, then_expression, else_expression)
+
+
+def repeat_elements(x, rep, axis):
+    """Each slice along ``axis`` repeated ``rep`` times (split and concat when the axis is known)."""
+    x_shape = x.shape.as_list()
+    if x_shape[axis] is not None:
+        splits = array_ops.split(x, num_or_size_splits=x_shape[axis], axis=axis)
+        return concatenate([s for s in splits for _ in builtins.range(rep)], axis)
+    auxiliary_axis = axis + 1
+    shape = array_ops.shape(x)
+    x_rep = array_ops.expand_dims(x, axis=auxiliary_axis)
+    reps = np.ones(len(x.shape) + 1)
+    reps[auxiliary_axis] = rep
+    x_rep = array_ops.tile(x_rep, reps)
+    reps = np.delete(reps, auxiliary_axis)
+    reps[axis] = rep
+    shape *= constant(reps, dtype="int32")
+    x_rep = array_ops.reshape(x_rep, shape)
+    x_rep.set_shape(x_shape)
+    return x_rep
+
+
+def temporal_padding(x, padding=(1, 1)):
+    """Zeros before and after the steps of a 3-D tensor."""
+    assert len(padding) == 2
+    return array_ops.pad(x, [[0, 0], [padding[0], padding[1]], [0, 0]])
+
+
+def spatial_2d_padding(x, padding=((1, 1), (1, 1)), data_format=None):
+    """Zero rows and columns around the images of a 4-D tensor."""
+    assert len(padding) == 2 and len(padding[0]) == 2 and len(padding[1]) == 2
+    data_format = config.normalize_data_format(data_format)
+    if data_format == "channels_first":
+        pattern = [[0, 0], [0, 0], list(padding[0]), list(padding[1])]
+    else:
+        pattern = [[0, 0], list(padding[0]), list(padding[1]), [0, 0]]
+    return array_ops.pad(x, pattern)
+
+
+def _seed(seed):
+    """Keras draws an op seed from numpy's generator when none is given."""
+    return np.random.randint(10e6) if seed is None else seed
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    from graphlab.ops import random_ops
+    return random_ops.random_normal(shape, mean=mean, stddev=stddev, dtype=dtype or config.floatx(),
+                                    seed=_seed(seed))
+
+
+def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    from graphlab.ops import random_ops
+    return random_ops.random_uniform(shape, minval=minval, maxval=maxval, dtype=dtype or config.floatx(),
+                                     seed=_seed(seed))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    from graphlab.ops import random_ops
+    return random_ops.truncated_normal(shape, mean, stddev, dtype=dtype or config.floatx(), seed=_seed(seed))
+
+
+def dropout(x, level, noise_shape=None, seed=None):
+    return nn_ops.dropout(x, rate=level, noise_shape=noise_shape, seed=_seed(seed))
+
+
+def cumsum(x, axis=0):
+    from graphlab.ops import scan_ops
+    return scan_ops.cumsum(x, axis=axis)
+
+
+def cumprod(x, axis=0):
+    from graphlab.ops import scan_ops
+    return scan_ops.cumprod(x, axis=axis)
+
+
+def arange(start, stop=None, step=1, dtype="int32"):
+    if stop is None and start < 0:
+        start = 0
+    result = array_ops.range(start, limit=stop, delta=step, name="arange")
+    return result if dtype == "int32" else cast(result, dtype)
+
+
+def in_top_k(predictions, targets, k):
+    return nn_ops.in_top_k(predictions, targets, k)
+
+
+def gradients(loss, variables):
+    from graphlab.gradients import gradients as tf_gradients
+    return tf_gradients(loss, variables, colocate_gradients_with_ops=True)
