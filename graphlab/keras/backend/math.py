@@ -9,8 +9,10 @@ from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
 from graphlab.framework.registry import build_op, constant, convert_to_tensor
 from graphlab.keras.backend import config
+from graphlab.keras.backend.session import learning_phase
 from graphlab.keras.backend.variables import ndim
-from graphlab.ops import array_ops, math_impl, math_ops, nn_ops
+from graphlab.gradients import gradients as tf_gradients
+from graphlab.ops import array_ops, control_flow_ops, math_impl, math_ops, nn_impl, nn_ops, random_ops, scan_ops
 
 
 def _const(value, dtype):
@@ -336,7 +338,6 @@ def tanh(x):
 
 
 def l2_normalize(x, axis=None):
-    from graphlab.ops import nn_impl
     return nn_impl.l2_normalize(x, axis=axis)
 
 
@@ -404,7 +405,6 @@ def binary_crossentropy(target, output, from_logits=False):
 
 def in_train_phase(x, alt, training=None):
     """x when training, alt otherwise: a cond on the learning phase unless the phase is a Python value."""
-    from graphlab.keras.backend.session import learning_phase
     if training is None:
         from graphlab.keras.engine.base_layer import call_context_training
         training = call_context_training()
@@ -424,7 +424,6 @@ def in_test_phase(x, alt, training=None):
 
 def switch(condition, then_expression, else_expression):
     """A cond on a scalar ``condition``; with a tensor of conditions, where() picking element by element."""
-    from graphlab.ops import control_flow_ops
     if condition.dtype != dtypes.bool:
         condition = math_ops.cast(condition, "bool")
     cond_ndim = ndim(condition)
@@ -494,19 +493,16 @@ def _seed(seed):
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    from graphlab.ops import random_ops
     return random_ops.random_normal(shape, mean=mean, stddev=stddev, dtype=dtype or config.floatx(),
                                     seed=_seed(seed))
 
 
 def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
-    from graphlab.ops import random_ops
     return random_ops.random_uniform(shape, minval=minval, maxval=maxval, dtype=dtype or config.floatx(),
                                      seed=_seed(seed))
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    from graphlab.ops import random_ops
     return random_ops.truncated_normal(shape, mean, stddev, dtype=dtype or config.floatx(), seed=_seed(seed))
 
 
@@ -515,12 +511,10 @@ def dropout(x, level, noise_shape=None, seed=None):
 
 
 def cumsum(x, axis=0):
-    from graphlab.ops import scan_ops
     return scan_ops.cumsum(x, axis=axis)
 
 
 def cumprod(x, axis=0):
-    from graphlab.ops import scan_ops
     return scan_ops.cumprod(x, axis=axis)
 
 
@@ -536,5 +530,4 @@ def in_top_k(predictions, targets, k):
 
 
 def gradients(loss, variables):
-    from graphlab.gradients import gradients as tf_gradients
     return tf_gradients(loss, variables, colocate_gradients_with_ops=True)

@@ -7,12 +7,14 @@ layer again in that order under its own name scope. Compile, fit and saving come
 """
 import collections
 
-from graphlab.framework import nest
+from graphlab.framework import nest, tensor_shape
+from graphlab.keras import backend
 from graphlab.keras.engine import node as node_mod
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.keras.engine.input_layer import InputLayer
 from graphlab.keras.engine.training import TrainingMixin
 from graphlab.keras.saving.model_methods import SavingMixin
+from graphlab.keras.utils import layer_utils
 
 
 class Model(TrainingMixin, SavingMixin, Layer):
@@ -161,8 +163,6 @@ class Model(TrainingMixin, SavingMixin, Layer):
             return
         if input_shape is None:
             raise ValueError("Input shape must be defined when calling `build()` on a `Model` subclass.")
-        from graphlab.keras import backend
-        from graphlab.framework import tensor_shape
         graph = backend.get_graph()
         with graph.as_default():
             if isinstance(input_shape, list) and all(isinstance(s, (tuple, list)) or s is None for s in input_shape):
@@ -181,7 +181,6 @@ class Model(TrainingMixin, SavingMixin, Layer):
         if not self.built:
             raise ValueError("This model has not yet been built. Build the model first by calling `build()` "
                              "or by calling the model on a batch of data.")
-        from graphlab.keras.utils import layer_utils
         layer_utils.print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn,
                                   expand_nested=expand_nested, show_trainable=show_trainable,
                                   layer_range=layer_range)

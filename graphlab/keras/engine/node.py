@@ -8,6 +8,7 @@ import collections
 import weakref
 
 from graphlab.framework import nest
+from graphlab.keras.backend.variables import int_shape
 
 KerasHistory = collections.namedtuple("KerasHistory", ["layer", "node_index", "tensor_index"])
 
@@ -86,12 +87,10 @@ class Node:
 
     @property
     def input_shapes(self):
-        from graphlab.keras.backend import int_shape
         return nest.map_structure(int_shape, self.input_tensors)
 
     @property
     def output_shapes(self):
-        from graphlab.keras.backend import int_shape
         return nest.map_structure(int_shape, self.outputs)
 
     @property

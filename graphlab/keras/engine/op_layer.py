@@ -7,6 +7,7 @@ import weakref
 
 from graphlab.framework import nest
 from graphlab.framework.registry import build_op, constant
+from graphlab.keras import backend
 from graphlab.keras.engine import node as node_mod
 from graphlab.keras.engine.base_layer import Layer, in_call
 
@@ -76,7 +77,6 @@ def needs_keras_history(tensors, ignore_call_context=False):
 
 def create_keras_history(tensors, processed=None, created=None):
     """Wrap the ops between Keras tensors and ``tensors`` in TensorFlowOpLayers; return the new layers."""
-    from graphlab.keras import backend
     processed = set() if processed is None else processed
     created = [] if created is None else created
     for tensor in nest.flatten(tensors):

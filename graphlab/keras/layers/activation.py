@@ -1,6 +1,8 @@
 """Keras's activation layers: LeakyReLU (``leaky_re_lu/LeakyRelu``), ReLU (``re_lu/Relu``, or its
 capped/thresholded forms), Softmax (``softmax/Softmax``) and ELU."""
-from graphlab.keras import backend
+from graphlab.framework import tensor_shape
+from graphlab.keras import backend, constraints, initializers, regularizers
+from graphlab.keras.engine.input_spec import InputSpec
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.ops import nn_ops
 
@@ -86,7 +88,6 @@ class PReLU(Layer):
 
     def __init__(self, alpha_initializer="zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None,
                  **kwargs):
-        from graphlab.keras import constraints, initializers, regularizers
         super().__init__(**kwargs)
         self.supports_masking = True
         self.alpha_initializer = initializers.get(alpha_initializer)
@@ -98,8 +99,6 @@ class PReLU(Layer):
             self.shared_axes = [shared_axes]
 
     def build(self, input_shape):
-        from graphlab.framework import tensor_shape
-        from graphlab.keras.engine.input_spec import InputSpec
         dims = tensor_shape.as_shape(input_shape).as_list()
         param_shape = list(dims[1:])
         for i in self.shared_axes or []:

@@ -195,7 +195,6 @@ class LSTMCell(_Cell):
         self._kernels(input_shape, 4, bias_initializer)
 
     def call(self, inputs, states, training=None):
-        from graphlab.ops import array_ops as ops
         h_tm1, c_tm1 = states[0], states[1]
         units, rk = self.units, self.recurrent_kernel
         dp_mask = self.get_dropout_mask_for_cell(inputs, training, count=4)
@@ -205,11 +204,11 @@ class LSTMCell(_Cell):
                 ins = [inputs * dp_mask[g] for g in range(4)]
             else:
                 ins = [inputs] * 4
-            k_i, k_f, k_c, k_o = ops.split(self.kernel, num_or_size_splits=4, axis=1)
+            k_i, k_f, k_c, k_o = array_ops.split(self.kernel, num_or_size_splits=4, axis=1)
             x_i, x_f = backend.dot(ins[0], k_i), backend.dot(ins[1], k_f)
             x_c, x_o = backend.dot(ins[2], k_c), backend.dot(ins[3], k_o)
             if self.use_bias:
-                b_i, b_f, b_c, b_o = ops.split(self.bias, num_or_size_splits=4, axis=0)
+                b_i, b_f, b_c, b_o = array_ops.split(self.bias, num_or_size_splits=4, axis=0)
                 x_i, x_f = backend.bias_add(x_i, b_i), backend.bias_add(x_f, b_f)
                 x_c, x_o = backend.bias_add(x_c, b_c), backend.bias_add(x_o, b_o)
             if 0 < self.recurrent_dropout < 1.0:
@@ -227,7 +226,7 @@ class LSTMCell(_Cell):
             z += backend.dot(h_tm1, rk)
             if self.use_bias:
                 z = backend.bias_add(z, self.bias)
-            z0, z1, z2, z3 = ops.split(z, num_or_size_splits=4, axis=1)
+            z0, z1, z2, z3 = array_ops.split(z, num_or_size_splits=4, axis=1)
             i, f = self.recurrent_activation(z0), self.recurrent_activation(z1)
             c = f * c_tm1 + i * self.activation(z2)
             o = self.recurrent_activation(z3)
@@ -257,7 +256,6 @@ class GRUCell(_Cell):
         self._kernels(input_shape, 3)
 
     def call(self, inputs, states, training=None):
-        from graphlab.ops import array_ops as ops
         h_tm1 = states[0] if isinstance(states, (list, tuple)) else states
         units, k, rk = self.units, self.kernel, self.recurrent_kernel
         dp_mask = self.get_dropout_mask_for_cell(inputs, training, count=3)
@@ -285,9 +283,9 @@ class GRUCell(_Cell):
             matrix_x = backend.dot(inputs, k)
             if self.use_bias:
                 matrix_x = backend.bias_add(matrix_x, self.bias)
-            x_z, x_r, x_h = ops.split(matrix_x, 3, axis=-1)
+            x_z, x_r, x_h = array_ops.split(matrix_x, 3, axis=-1)
             matrix_inner = backend.dot(h_tm1, rk[:, :2 * units])
-            recurrent_z, recurrent_r, _ = ops.split(matrix_inner, [units, units, -1], axis=-1)
+            recurrent_z, recurrent_r, _ = array_ops.split(matrix_inner, [units, units, -1], axis=-1)
             z = self.recurrent_activation(x_z + recurrent_z)
             r = self.recurrent_activation(x_r + recurrent_r)
             recurrent_h = backend.dot(r * h_tm1, rk[:, 2 * units:])

@@ -1,8 +1,13 @@
-"""Keras's ZeroPadding2D: one Pad op adding zero rows and columns around each image."""
+"""Keras's reshaping layers: zero padding (a Pad op), cropping (a strided slice) and UpSampling2D (a resize)."""
+import numpy as np
+
 from graphlab.framework import tensor_shape
+from graphlab.framework.registry import build_op, constant
+from graphlab.image import resizing
 from graphlab.keras import backend
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.keras.engine.input_spec import InputSpec
+from graphlab.keras.utils.generic_utils import normalize_tuple
 from graphlab.ops import array_ops
 
 
@@ -51,7 +56,6 @@ class UpSampling2D(Layer):
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
-        from graphlab.keras.utils.generic_utils import normalize_tuple
         self.data_format = backend.normalize_data_format(data_format)
         self.size = normalize_tuple(size, 2, "size")
         if interpolation not in ("nearest", "bilinear"):
@@ -61,9 +65,6 @@ class UpSampling2D(Layer):
         self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):
-        import numpy as np
-        from graphlab.framework.registry import build_op, constant
-        from graphlab.image import resizing
         rows, cols = (2, 3) if self.data_format == "channels_first" else (1, 2)
         known = inputs.shape.as_list()[rows:cols + 1]
         if None not in known:
