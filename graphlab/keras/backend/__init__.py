@@ -20,8 +20,8 @@ from graphlab.keras.backend.math import (abs, all, any, argmax, argmin, batch_do
                                          gather, greater, greater_equal, hard_sigmoid, in_test_phase,
                                          in_train_phase, l2_normalize, less, less_equal, log, max, maximum, mean,
                                          min, minimum, not_equal, one_hot, ones_like, permute_dimensions, pow,
-                                         prod, relu, repeat, reshape, reverse, round, shape, sigmoid, sign, sin, softmax,
-                                         softplus, softsign, sparse_categorical_crossentropy, sqrt, square,
+                                         prod, relu, repeat, reshape, reverse, round, shape, sigmoid, sign, sin,
+                                         softmax, softplus, softsign, sparse_categorical_crossentropy, sqrt, square,
                                          squeeze, stack, std, stop_gradient, sum, switch, tanh, tile,
                                          transpose, var, zeros_like)
 from graphlab.keras.backend.math import (arange, cumprod, cumsum, dropout, gradients, in_top_k, random_normal,

@@ -4,7 +4,7 @@ from graphlab.framework import tensor_shape
 from graphlab.keras import backend, constraints, initializers, regularizers
 from graphlab.keras.engine.input_spec import InputSpec
 from graphlab.keras.engine.base_layer import Layer
-from graphlab.ops import nn_ops
+from graphlab.ops import math_ops, nn_ops
 
 
 class LeakyReLU(Layer):
@@ -113,3 +113,25 @@ class PReLU(Layer):
         pos = backend.relu(inputs)
         neg = -self.alpha * backend.relu(-inputs)
         return pos + neg
+
+
+class ThresholdedReLU(Layer):
+    """x where x > theta, else 0."""
+
+    def __init__(self, theta=1.0, **kwargs):
+        super().__init__(**kwargs)
+        if theta is None:
+            raise ValueError("Theta of a Thresholded ReLU layer cannot be None, expecting a float. Received: %s"
+                             % theta)
+        if theta < 0:
+            raise ValueError("The theta value of a Thresholded ReLU layer should be >=0. Received: %s" % theta)
+        self.supports_masking = True
+        self.theta = backend.cast_to_floatx(theta)
+
+    def call(self, inputs):
+        return inputs * math_ops.cast(math_ops.greater(inputs, self.theta), self.dtype or inputs.dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config["theta"] = float(self.theta)
+        return config

@@ -277,6 +277,13 @@ class RepeatVector(Layer):
         return config
 
 
+class Identity(Layer):
+    """Its input, through an Identity op."""
+
+    def call(self, inputs):
+        return array_ops.identity(inputs)
+
+
 class Masking(Layer):
     """Mask the steps whose features all equal ``mask_value`` (and zero them), for the layers after it."""
 

@@ -164,3 +164,24 @@ class Cropping2D(Layer):
         config = super().get_config()
         config.update({"cropping": self.cropping, "data_format": self.data_format})
         return config
+
+
+class UpSampling1D(Layer):
+    """Each step repeated ``size`` times (K.repeat_elements along the steps)."""
+
+    def __init__(self, size=2, **kwargs):
+        super().__init__(**kwargs)
+        self.size = int(size)
+        self.input_spec = InputSpec(ndim=3)
+
+    def call(self, inputs):
+        return backend.repeat_elements(inputs, self.size, axis=1)
+
+    def compute_output_shape(self, input_shape):
+        dims = tensor_shape.as_shape(input_shape).as_list()
+        return tensor_shape.TensorShape([dims[0], None if dims[1] is None else dims[1] * self.size, dims[2]])
+
+    def get_config(self):
+        config = super().get_config()
+        config["size"] = self.size
+        return config

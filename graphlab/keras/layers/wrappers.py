@@ -1,6 +1,7 @@
-"""Keras's wrappers. TimeDistributed applies a layer to each time step. Bidirectional: two copies of a recurrent layer made from its config (``forward_lstm``
-and ``backward_lstm``, the second reading the sequence backwards), built under the wrapper's scope and
-merged (concatenated by default) after the backward outputs are put back in time order."""
+"""Keras's wrappers. TimeDistributed applies a layer to each time step. Bidirectional: two copies of a
+recurrent layer made from its config (``forward_lstm`` and ``backward_lstm``, the second reading the sequence
+backwards), built under the wrapper's scope and merged (concatenated by default) after the backward outputs
+are put back in time order."""
 from graphlab.framework import graph as graph_mod
 from graphlab.framework import tensor_shape
 from graphlab.keras import backend
