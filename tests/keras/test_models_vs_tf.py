@@ -284,6 +284,14 @@ m = tf.keras.Model([i, j], [d, f])
 result = {"ops": ops(), "summary": summary(m), "losses": [t.name for t in m.losses],
           "weights": [w.name for w in m.weights]}
 """,
+    "rnn_of_a_cell": """
+i = tf.keras.Input((3, 2))
+a = L.RNN(L.LSTMCell(3), return_sequences=True)(i)
+b = L.RNN(L.GRUCell(2, recurrent_activation='sigmoid'), go_backwards=True)(a)
+m = tf.keras.Model(i, b)
+result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights],
+          "config": json.loads(json.dumps(m.layers[1].get_config()))}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

@@ -311,6 +311,8 @@ class Layer:
                 raise TypeError("Unknown keyword argument:", key)
         shape = () if shape is None else shape
         dtype = dtypes.as_dtype(dtype or self.dtype or backend.floatx())
+        if self._dtype is None:      # a layer whose dtype was to be inferred takes its first weight's
+            self._dtype = dtype.base_dtype.name
         initializer = initializers_mod.get(initializer)
         regularizer = regularizers_mod.get(regularizer)
         constraint = constraints_mod.get(constraint)

@@ -381,7 +381,18 @@ class RNN(Layer):
         config.update({"return_sequences": self.return_sequences, "return_state": self.return_state,
                        "go_backwards": self.go_backwards, "stateful": self.stateful, "unroll": self.unroll,
                        "time_major": self.time_major})
+        if type(self) is RNN:
+            config["cell"] = {"class_name": type(self.cell).__name__, "config": self.cell.get_config()}
         return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        if cls is not RNN:
+            return cls(**config)
+        from graphlab.keras.layers.serialization import deserialize    # (serialization imports the layers)
+        config = dict(config)
+        cell = deserialize(config.pop("cell"), custom_objects=custom_objects)
+        return cls(cell, **config)
 
     def _tracked_sublayers(self):
         return [self.cell]
