@@ -288,9 +288,10 @@ result = {"ops": ops(), "summary": summary(m), "losses": [t.name for t in m.loss
 i = tf.keras.Input((3, 2))
 a = L.RNN(L.LSTMCell(3), return_sequences=True)(i)
 b = L.RNN(L.GRUCell(2, recurrent_activation='sigmoid'), go_backwards=True)(a)
-m = tf.keras.Model(i, b)
+c = L.RNN([L.SimpleRNNCell(2), L.LSTMCell(3, dropout=0.1)], return_state=True)(i)
+m = tf.keras.Model(i, [b] + tf.nest.flatten(c))
 result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights],
-          "config": json.loads(json.dumps(m.layers[1].get_config()))}
+          "config": json.loads(json.dumps(m.layers[1].get_config())), "c": [t.name for t in tf.nest.flatten(c)]}
 """,
     "simple_rnn": """
 i = tf.keras.Input((5, 3))

@@ -19,6 +19,7 @@ from graphlab.keras.layers.regularization import (ActivityRegularization, Gaussi
                                                   SpatialDropout1D, SpatialDropout2D)
 from graphlab.keras.layers.reshaping import (Cropping1D, Cropping2D, UpSampling1D, UpSampling2D, ZeroPadding1D,
                                              ZeroPadding2D)
-from graphlab.keras.layers.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from graphlab.keras.layers.recurrent import (GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell,
+                                             StackedRNNCells)
 from graphlab.keras.layers.wrappers import Bidirectional, TimeDistributed, Wrapper
 from graphlab.keras.layers.serialization import deserialize, serialize  # noqa: E402

@@ -294,6 +294,67 @@ class GRUCell(_Cell):
         return h, [h] if isinstance(states, (list, tuple)) else h
 
 
+class StackedRNNCells(Layer):
+    """Several cells as one: each step runs them in turn, each feeding the next its output."""
+
+    def __init__(self, cells, **kwargs):
+        for cell in cells:
+            if "call" not in dir(cell) or not hasattr(cell, "state_size"):
+                raise ValueError("All cells must have a `call` method and a `state_size` attribute. Received "
+                                 "cells=%s" % (cells,))
+        super().__init__(**kwargs)
+        self.cells = list(cells)
+
+    def _tracked_sublayers(self):
+        return list(self.cells)
+
+    @property
+    def state_size(self):
+        return tuple(c.state_size for c in self.cells)
+
+    @property
+    def output_size(self):
+        last = self.cells[-1]
+        if getattr(last, "output_size", None) is not None:
+            return last.output_size
+        return last.state_size[0] if isinstance(last.state_size, (list, tuple)) else last.state_size
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        return tuple(cell.get_initial_state(inputs=inputs, batch_size=batch_size, dtype=dtype)
+                     for cell in self.cells)
+
+    def reset_dropout_mask(self):
+        for cell in self.cells:
+            cell.reset_dropout_mask()
+
+    def call(self, inputs, states, training=None):
+        nested = nest.pack_sequence_as(self.state_size, nest.flatten(states))
+        new_nested = []
+        for cell, cell_states in zip(self.cells, nested):
+            cell_states = list(cell_states) if isinstance(cell_states, (list, tuple)) else [cell_states]
+            inputs, cell_states = cell(inputs, cell_states, training=training)
+            new_nested.append(cell_states)
+        return inputs, nest.pack_sequence_as(self.state_size, nest.flatten(new_nested))
+
+    def build(self, input_shape):
+        dims = tensor_shape.as_shape(input_shape).as_list()
+        for cell in self.cells:
+            if not cell.built:
+                with graph_mod.name_scope(cell.name):
+                    cell.build(tensor_shape.TensorShape(dims))
+                    cell.built = True
+            size = getattr(cell, "output_size", None)
+            if size is None:
+                size = cell.state_size[0] if isinstance(cell.state_size, (list, tuple)) else cell.state_size
+            dims = [dims[0], size]
+        self.built = True
+
+    def get_config(self):
+        config = super().get_config()
+        config["cells"] = [{"class_name": type(c).__name__, "config": c.get_config()} for c in self.cells]
+        return config
+
+
 class RNN(Layer):
     """Run ``cell`` over the time axis of [batch, time, features] inputs."""
 
@@ -301,6 +362,8 @@ class RNN(Layer):
                  unroll=False, time_major=False, **kwargs):
         if stateful or unroll:
             raise NotImplementedError("graphlab's recurrent layers do not implement stateful=True or unroll=True")
+        if isinstance(cell, (list, tuple)):
+            cell = StackedRNNCells(cell)
         super().__init__(**kwargs)
         self.cell = cell
         self.return_sequences, self.return_state = return_sequences, return_state
@@ -313,7 +376,9 @@ class RNN(Layer):
     @property
     def states(self):
         size = self.cell.state_size
-        return [None] * (len(size) if isinstance(size, (list, tuple)) else 1)
+        if isinstance(size, tuple):       # a stack of cells: one entry per cell
+            return [None] * len(size)
+        return [None] * (len(size) if isinstance(size, list) else 1)
 
     def build(self, input_shape):
         if isinstance(input_shape, list):
@@ -452,4 +517,4 @@ class GRU(_NamedRNN):
     units = property(lambda self: self.cell.units)
 
 
-__all__ = ["RNN", "SimpleRNN", "SimpleRNNCell", "LSTM", "LSTMCell", "GRU", "GRUCell", "nest"]
+__all__ = ["RNN", "StackedRNNCells", "SimpleRNN", "SimpleRNNCell", "LSTM", "LSTMCell", "GRU", "GRUCell", "nest"]
