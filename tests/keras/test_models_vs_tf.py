@@ -293,6 +293,14 @@ m = tf.keras.Model(i, [b] + tf.nest.flatten(c))
 result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights],
           "config": json.loads(json.dumps(m.layers[1].get_config())), "c": [t.name for t in tf.nest.flatten(c)]}
 """,
+    "layer_normalization": """
+i = tf.keras.Input((4, 3))
+a = L.LayerNormalization()(i)
+b = L.LayerNormalization(axis=[1, 2], center=False)(a)
+c = L.LayerNormalization(axis=1, epsilon=1e-6)(b)
+m = tf.keras.Model(i, c)
+result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights]}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

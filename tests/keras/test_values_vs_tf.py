@@ -76,6 +76,15 @@ x = np.cos(np.arange(24) * 0.5).astype(np.float32).reshape(2, 4, 3)
 sess = K.get_session()
 result = {"values": tolist([sess.run(b, {i: x}), sess.run(b, {i: x, K.learning_phase(): True})])}
 """,
+    "layer_normalization_predictions": SET_WEIGHTS + """
+i = tf.keras.Input((4, 3))
+a = L.LayerNormalization()(i)
+c = L.LayerNormalization(axis=1, epsilon=1e-6)(a)
+m = tf.keras.Model(i, [a, c])
+fill(m)
+x = np.sin(np.arange(24) * 1.3).astype(np.float32).reshape(2, 4, 3)
+result = {"values": tolist(K.get_session().run(m.outputs, {i: x}))}
+""",
     "rnn_predictions": SET_WEIGHTS + """
 i = tf.keras.Input((4, 3))
 a = L.SimpleRNN(3, return_sequences=True)(i)

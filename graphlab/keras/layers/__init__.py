@@ -10,7 +10,7 @@ from graphlab.keras.layers.core import (Activation, Dense, Dropout, Flatten, Ide
 from graphlab.keras.layers.embeddings import Embedding
 from graphlab.keras.layers.merging import (Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract, add,
                                            average, concatenate, maximum, minimum, multiply, subtract)
-from graphlab.keras.layers.normalization import BatchNormalization
+from graphlab.keras.layers.normalization import BatchNormalization, LayerNormalization
 from graphlab.keras.layers.pooling import (AveragePooling1D, AveragePooling2D, AvgPool1D, AvgPool2D,
                                            GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalAvgPool1D,
                                            GlobalAvgPool2D, GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D,
