@@ -160,6 +160,9 @@ def _switch_grad(op, grad_false, grad_true):
     if op_ctxt is not None and op_ctxt.is_cond_context:
         grads = (grad_false, grad_true)
         if grads[1 - op_ctxt.branch] is None:
+            if op._inputs[0].dtype.base_dtype == dtypes.resource and grads[op_ctxt.branch] is not None:
+                # a variable's handle read in one branch only: its gradient still leaves the cond
+                return merge([grads[op_ctxt.branch]] * 2, name="cond_resource_grad")[0], None
             return None, None
         return merge(list(grads), name="cond_grad")[0], None
     false_grad = switch(grad_false, op._inputs[1])[0]
