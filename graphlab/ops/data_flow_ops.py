@@ -30,8 +30,10 @@ def _queue_state(ctx, make):
         with ctx.session._lock:
             q = ctx.state.get(key)
             if q is None:
+                # TF's resource name: the shared name when there is one, else private "_<n>_<node name>"
+                shared = ctx.attrs.get("shared_name")
                 number = sum(1 for k in ctx.state if isinstance(k, tuple) and k[0] == "__queue__")
-                q = ctx.state[key] = make("_%d_%s" % (number, ctx.op.name.split("/")[-1]))
+                q = ctx.state[key] = make(shared or "_%d_%s" % (number, ctx.op.name.split("/")[-1]))
     return q
 
 
@@ -155,7 +157,7 @@ def _wait_to_read(ctx, q, need):
         q.reader_needs.remove(need)
 
 
-def _take(ctx, q, n, up_to=False):
+def _take(ctx, q, n, up_to=False, many=True):
     """n elements (fewer for dequeue_up_to on a closed queue), waiting as TF does."""
     taken, told = [], 0           # told: how many of the taken places the enqueues were told about
     try:
@@ -171,7 +173,7 @@ def _take(ctx, q, n, up_to=False):
                     if up_to and taken:
                         break
                     raise OutOfRangeError(None, ctx.op, "%s '%s' is closed and has insufficient elements "
-                                          "(requested %d, current size %d)" % (q.kind, q.name, n,
+                                          "(requested %d, current size %d)" % (q.kind_taking(many), q.name, n,
                                                                                len(q) + len(taken)))
                 q.removed(len(taken) - told)        # room for the enqueues this dequeue now waits for
                 told = len(taken)
@@ -187,7 +189,7 @@ def _take(ctx, q, n, up_to=False):
 
 
 def _dequeue_kernel(ctx, q):
-    (item,) = _take(ctx, q, 1)
+    (item,) = _take(ctx, q, 1, many=False)
     return item[0] if len(item) == 1 else item
 
 

@@ -35,6 +35,10 @@ class FIFOState:
     def __len__(self):
         return len(self.items)
 
+    def kind_taking(self, many):
+        """The queue's kind as TF's message for a dequeue (``many``: dequeue_many / dequeue_up_to) names it."""
+        return self.kind
+
     def available(self):
         """How many elements a dequeue may take now."""
         return len(self.items)
@@ -122,7 +126,11 @@ class PriorityState(FIFOState):
 
 
 class PaddingFIFOState(FIFOState):
-    kind = "PaddingFIFOQueue"
+    kind = "FIFOQueue"      # TF's padding queue is a FIFOQueue underneath, and its messages say so ...
+
+    def kind_taking(self, many):
+        """... except those of its own dequeue_many / dequeue_up_to."""
+        return "PaddingFIFOQueue" if many else self.kind
 
 
 def stack_components(items, count, pad):
