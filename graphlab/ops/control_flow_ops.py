@@ -10,6 +10,7 @@ import numpy as np
 from graphlab.framework import control_flow_util as util, dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
+from graphlab.framework.tensor import Tensor
 from graphlab.framework import registry
 from graphlab.framework.registry import DEAD, NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 
@@ -80,6 +81,10 @@ def with_dependencies(dependencies, output_tensor, name=None):
     with graph.name_scope(name or "control_dependency") as scope, graph.colocate_with(
             output_tensor.values if isinstance(output_tensor, IndexedSlices) else output_tensor):
         with graph.control_dependencies(dependencies):
+            if not isinstance(output_tensor, (Operation, IndexedSlices, Tensor)):
+                # as TF: a variable is converted here, so a reference variable gives its value (v/read) and a
+                # resource variable a read that waits for the dependencies
+                output_tensor = registry.convert_to_tensor(output_tensor)
             if isinstance(output_tensor, Operation):
                 with graph.control_dependencies([output_tensor]):
                     return no_op(name=scope)

@@ -49,6 +49,35 @@ def _with_deref(kernel, positions):
     return run
 
 
+def check_no_fed_reference_is_updated(ops, fed_tensors):
+    """TF replaces a fed tensor by a plain value (its function argument ``_arg_<node>_<output>_<i>``, ``i``
+    counting the feeds in name order), so an op that takes a reference there (Assign*, RefIdentity of
+    ``tf.tuple``, Scatter*) cannot run: InvalidArgumentError, in TF's words, before anything runs. (For a
+    user's feeds only: a partial run's stages pass earlier values, references included, as feeds.)"""
+    refs = [t for t in fed_tensors if t._dtype.is_ref_dtype]
+    if not refs:
+        return
+    refs = set(refs)
+    for op in ops:
+        args = registry.get_opdef(op._type).inputs if op._type in registry._REGISTRY else ()
+        if len(args) != len(op._inputs):
+            continue
+        for i, (t, arg) in enumerate(zip(op._inputs, args)):
+            if t in refs and arg.is_ref:
+                names = sorted(x.name for x in fed_tensors)
+                base = t._dtype.base_dtype.name
+                raise errors.InvalidArgumentError(None, None, (
+                    "Graph execution error:\n\nInput %d of node %s was passed %s from _arg_%s_%d_%d:0 "
+                    "incompatible with expected %s_ref." % (
+                        i, op.name, _tf_type_word(base), t._op.name, t._value_index, names.index(t.name),
+                        _tf_type_word(base))))
+
+
+def _tf_type_word(dtype_name):
+    """The type as TF's executor names it in this message (float, double, int32, ...)."""
+    return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype_name, dtype_name)
+
+
 class Plan:
     """Ops to run, in order, with the slots they read and write."""
 

@@ -1,5 +1,6 @@
-"""What a learner sees when a feed cannot be converted, a fetch is None, or a queue is used after closing:
-TF's error class and words, checked against TF 2.21 run beside us."""
+"""What a learner sees when a feed cannot be converted, a fetch is None, a queue is used after closing, or a
+fed reference reaches an op that updates it: TF's error class and words, checked against TF 2.21 run beside
+us (and tf.tuple of a variable, which TF reads rather than passing the reference on)."""
 import pytest
 
 from tests import tfsnippets
@@ -67,17 +68,52 @@ for shared in [None, 'q1_shared']:
                     result.append([type(e).__name__, words])
 """
 
-SNIPPETS = {"feeds": FEEDS, "fetch_none": FETCH_NONE, "queues": QUEUES}
+FED_REFERENCES = """
+def case(build):
+    tf.reset_default_graph()
+    v = tf.Variable([1.0, 2.0], name='v')
+    fetch, feed = build(v)
+    with tf.Session() as s:
+        s.run(tf.global_variables_initializer())
+        try:
+            return np.asarray(s.run(fetch, feed)).tolist()
+        except tf.errors.OpError as e:
+            return [type(e).__name__, e.message]
+def ref_cond(v):
+    return tf.cond(tf.constant(True), lambda: tf.assign(v, [5., 6.]), lambda: tf.assign_sub(v, [1., 1.]))
+def two_feeds(v):
+    c = ref_cond(v)
+    a = tf.placeholder(tf.float32, [], name='a')
+    return [tf.tuple([c])[0], a + 1], {a: 1.0, c: [0., 0.]}
+result = [case(build) for build in [
+    lambda v: (tf.assign(v, [3., 4.]), {v: [0., 0.]}),
+    lambda v: (tf.assign_add(v, [3., 4.]), {v: [0., 0.]}),
+    lambda v: (tf.tuple([v])[0], {v: [0., 0.]}),
+    lambda v: (tf.identity(v), {v: [0., 0.]}),
+    lambda v: (tf.tuple([ref_cond(v), tf.constant(1.0)])[0], {ref_cond(v): [0., 0.]}),
+    lambda v: (ref_cond(v) + 1, {ref_cond(v): [0., 0.]}),
+    two_feeds]]
+tf.reset_default_graph()
+v = tf.Variable([1.0, 2.0], name='v')
+t = tf.tuple([v, tf.constant(1.0)])
+result.append([(o.name, o.type, [i.name for i in o.inputs], [c.name for c in o.control_inputs])
+               for o in tf.get_default_graph().get_operations() if o.name.startswith('tuple')])
+result.append(t[0].dtype.name)
+result = json.loads(json.dumps(result))
+"""
+
+SNIPPETS = {"feeds": FEEDS, "fetch_none": FETCH_NONE, "queues": QUEUES, "fed_references": FED_REFERENCES}
 
 
 @pytest.fixture(scope="module")
 def tf_results():
-    return tfsnippets.reference(results={k: "import json, re\n" + v for k, v in SNIPPETS.items()})["results"]
+    snippets = {k: "import json, re\nimport numpy as np\n" + v for k, v in SNIPPETS.items()}
+    return tfsnippets.reference(results=snippets)["results"]
 
 
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_same_errors_as_tf(name, tf_results):
-    ours = tfsnippets.run_result("import json, re\n" + SNIPPETS[name])
+    ours = tfsnippets.run_result("import json, re\nimport numpy as np\n" + SNIPPETS[name])
     theirs = tf_results[name]
     assert ours["result"] is not None
     for i, (mine, tfs) in enumerate(zip(ours["result"], theirs["result"])):
