@@ -157,14 +157,33 @@ def _wait_to_read(ctx, q, need):
         q.reader_needs.remove(need)
 
 
+def _served(ctx, q, n):
+    """A RandomShuffleQueue's dequeue: queued behind earlier ones and given its elements as they come in
+    (queue_state.RandomShuffleState.serve); returns what it got by the time it is complete or the queue
+    closed, taken off the queue and counted as removed."""
+    attempt = queue_state.Attempt(n)
+    q.attempts.append(attempt)
+    try:
+        q.serve()
+        wait_for(ctx, q.readers, lambda: attempt.done or q.closed)
+    finally:
+        if not attempt.done:
+            q.attempts.remove(attempt)
+    return attempt.taken
+
+
 def _take(ctx, q, n, up_to=False, many=True):
     """n elements (fewer for dequeue_up_to on a closed queue), waiting as TF does."""
     taken, told = [], 0           # told: how many of the taken places the enqueues were told about
     try:
         with q.cond:
+            if isinstance(q, queue_state.RandomShuffleState) and n:
+                taken = _served(ctx, q, n)
+                told = len(taken)
             whole = q.capacity <= 0 or n <= q.capacity
             # all at once when the queue can hold n: two concurrent dequeue_many then never split the elements
-            _wait_to_read(ctx, q, n if whole else 1)
+            if len(taken) < n:
+                _wait_to_read(ctx, q, n if whole else 1)
             while len(taken) < n:
                 if q.available():
                     taken.append(q.take())
