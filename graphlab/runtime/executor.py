@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from graphlab.formats import errors
-from graphlab.framework import registry
+from graphlab.framework import dtypes, registry
 from graphlab.runtime import frames, memory, pruning
 
 DEAD = registry.DEAD    # a value on the side a Switch did not take
@@ -311,7 +311,9 @@ FOLD_LIMIT_BYTES = 1 << 20
 
 def _constant_steps(steps, fed):
     """Indices (into the fast loop's steps) of ops whose results are the same in every run: stateless
-    ops without control inputs whose inputs all come from such ops (Consts to begin with), none fed."""
+    ops without control inputs whose inputs all come from such ops (Consts to begin with), none fed. A
+    dataset (a variant) is made anew by every run, as in TF: each initializer run of an iterator starts a
+    fresh dataset, whose shuffle then draws its first order again."""
     constant_ops = set()
     indices = []
     position = 0
@@ -320,7 +322,8 @@ def _constant_steps(steps, fed):
         if kernel is None:              # skipped: not in the fast loop
             continue
         if (not ctrl and op._type not in pruning.ALWAYS_RUN and not registry.get_opdef(op._type).stateful
-                and all(t not in fed and t._op in constant_ops for t in op._inputs)):
+                and all(t not in fed and t._op in constant_ops for t in op._inputs)
+                and not any(t._dtype == dtypes.variant for t in op._outputs)):
             constant_ops.add(op)
             indices.append(position)
         position += 1
