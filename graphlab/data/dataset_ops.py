@@ -12,6 +12,7 @@ from graphlab.framework import dtypes, tensor_shape
 from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, register_op
 from graphlab.ops import philox
+from graphlab.runtime import numpy_errors
 
 _VARIANT = [(dtypes.variant, tensor_shape.SCALAR)]
 _RESOURCE = [(dtypes.resource, tensor_shape.SCALAR)]
@@ -36,11 +37,24 @@ class _Failed:
 
 
 def _run_or_fail(fn, session, args):
-    """The function's outputs for one element, or _Failed holding its error."""
+    """The function's outputs for one element, or _Failed holding its error. numpy's floating-point
+    warnings are off here as in Session.run (a pool thread has numpy's default state of its own)."""
+    quiet = numpy_errors.silence()
     try:
         return tuple(fn.run(session, args))
     except Exception as e:  # noqa: BLE001 (any error of the element's computation belongs to that element)
         return _Failed(e)
+    finally:
+        numpy_errors.restore(quiet)
+
+
+def _next_quietly(elements):
+    """``next(elements)`` on a helper thread, with numpy's warnings off as in the run that asked for it."""
+    quiet = numpy_errors.silence()
+    try:
+        return next(elements)
+    finally:
+        numpy_errors.restore(quiet)
 
 
 def _scalar(v):
@@ -620,7 +634,7 @@ def _next_element(state):
             if not _GETTERS:
                 import concurrent.futures
                 _GETTERS.append(concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="graphlab-data-next"))
-        state.pending = _GETTERS[0].submit(next, state.elements)
+        state.pending = _GETTERS[0].submit(_next_quietly, state.elements)
     result = state.pending.result()      # an interrupt here leaves state.pending for the next call
     state.pending = None
     return result
