@@ -81,6 +81,10 @@ def with_dependencies(dependencies, output_tensor, name=None):
     with graph.name_scope(name or "control_dependency") as scope, graph.colocate_with(
             output_tensor.values if isinstance(output_tensor, IndexedSlices) else output_tensor):
         with graph.control_dependencies(dependencies):
+            if not isinstance(output_tensor, (Operation, IndexedSlices, Tensor)):
+                # as TF: a variable is converted here, so a reference variable gives its value (v/read) and a
+                # resource variable a read that waits for the dependencies
+                output_tensor = registry.convert_to_tensor(output_tensor)
             if isinstance(output_tensor, Operation):
                 with graph.control_dependencies([output_tensor]):
                     return no_op(name=scope)

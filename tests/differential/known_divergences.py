@@ -53,9 +53,6 @@ DIVERGING = {
         244, 245, 246, 247, 248, 249, 253, 254, 256, 257, 260, 262, 263, 264, 265, 266, 267, 270, 271, 273,
         277, 278, 280, 282, 285, 286, 288, 290, 292, 294, 295, 297, 299,
     ],
-    'error_message': [
-        200, 255, 276, 281,
-    ],
 }
 SEEDS = {seed: category for category, seeds in DIVERGING.items() for seed in seeds}
 
