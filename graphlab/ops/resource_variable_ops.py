@@ -299,6 +299,36 @@ def resource_gather(resource, indices, dtype, batch_dims=0, validate_indices=Tru
         name=name).outputs[0]
 
 
+# ------------------------------------------------------------------------------------ ResourceGatherNd
+def _gather_nd_outputs(op):
+    class _Params:                  # the declared shape, as GatherNd's rule reads params
+        _dtype = op._attrs["dtype"]
+        _shape = _declared(op._inputs[0])[1]
+    view = type("_Op", (), {"_inputs": [_Params, op._inputs[1]]})
+    return scatter_ops._gather_nd_outputs(view)
+
+
+def _gather_nd_grad(op, grad):
+    """TF's ResourceGatherNd gradient: IndexedSlices for [N, 1] indices, else a ScatterNd, into the
+    shape a VariableShape op reads."""
+    from graphlab.framework.indexed_slices import IndexedSlices
+    handle, indices = op._inputs
+    ref_shape = build_op("VariableShape", [handle], attrs={"out_type": indices.dtype.base_dtype}).outputs[0]
+    if indices.shape.ndims == 2 and indices.shape.as_list()[-1] == 1:
+        return [IndexedSlices(grad, array_ops.squeeze(indices, axis=[-1]), ref_shape), None]
+    return [scatter_ops.scatter_nd(indices, grad, ref_shape), None]
+
+
+register_op(
+    "ResourceGatherNd",
+    inputs=["resource: resource", "indices: Tindices"],
+    outputs=_gather_nd_outputs,
+    kernel=lambda ctx, var, indices: scatter_ops._gather_nd_kernel(ctx, var.snapshot(ctx), indices),
+    grad=_gather_nd_grad,
+    stateful=True,
+    doc="Slices of the variable's value at the index vectors (a snapshot).")
+
+
 # ------------------------------------------------------------------------------------ ResourceScatter*
 def _scatter_outputs(op):
     handle, indices, updates = op._inputs
@@ -351,6 +381,7 @@ class ResourceVariable(variables.Variable):
     """``<tf.Variable 'v:0' shape=(2,) dtype=float32>`` built on a handle: see the module docstring."""
 
     _is_resource_variable = True
+    _TF_CLASS = "tensorflow.python.ops.resource_variable_ops.ResourceVariable"
 
     def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None, expected_shape=None,
@@ -504,6 +535,11 @@ class ResourceVariable(variables.Variable):
                     return resource_gather(self._handle, indices, self._dtype, name=scope)
             return resource_gather(self._handle, indices, self._dtype, name=scope)
 
+    def gather_nd(self, indices, name=None):
+        with self._handle.graph.name_scope("GatherNd" if name is None else name) as scope:
+            return build_op("ResourceGatherNd", [self._handle, indices], attrs={"dtype": self._dtype},
+                            name=scope).outputs[0]
+
     # --- changing the value ---------------------------------------------------------------------------
     def _lazy_read(self, op):
         return _UnreadVariable(self, op)
@@ -610,6 +646,8 @@ for _kind in ("sub", "add", "update", "mul", "div", "max", "min"):
 class _UnreadVariable(ResourceVariable):
     """What an update with ``read_value=True`` returns: the same variable, whose every read is made under a
     control dependency on the update (TF's _UnreadVariable). Fetching it fetches a read made at once."""
+
+    _TF_CLASS = "tensorflow.python.ops.resource_variable_ops._UnreadVariable"
 
     def __init__(self, variable, parent_op):     # noqa: super().__init__ deliberately not called
         self.__dict__.update({k: v for k, v in variable.__dict__.items()})
