@@ -8,6 +8,9 @@ from graphlab.train.optimizer import Optimizer
 
 
 class _DenseOnly(Optimizer):
+    def _resource_apply_sparse(self, grad, var, indices):
+        return self._apply_sparse(None, var)
+
     def _apply_sparse(self, grad, var):
         raise NotImplementedError("graphlab's %s updates dense gradients only; %s got an IndexedSlices gradient "
                                   "(e.g. from tf.gather or an embedding)" % (type(self).__name__, var.name))
@@ -29,6 +32,10 @@ class ProximalGradientDescentOptimizer(_DenseOnly):
     def _apply_dense(self, grad, var):
         return ops.apply_proximal_gradient_descent(var._ref(), self._learning_rate_tensor, self._l1_tensor,
                                                    self._l2_tensor, grad, use_locking=self._use_locking).op
+
+    def _resource_apply_dense(self, grad, var):
+        return self._resource_apply("ResourceApplyProximalGradientDescent", var, (), self._learning_rate_tensor,
+                                    self._l1_tensor, self._l2_tensor, grad)
 
 
 class ProximalAdagradOptimizer(_DenseOnly):
@@ -54,6 +61,10 @@ class ProximalAdagradOptimizer(_DenseOnly):
         acc = self.get_slot(var, "accumulator")
         return ops.apply_proximal_adagrad(var._ref(), acc._ref(), self._learning_rate_tensor, self._l1_tensor,
                                           self._l2_tensor, grad, use_locking=self._use_locking).op
+
+    def _resource_apply_dense(self, grad, var):
+        return self._resource_apply("ResourceApplyProximalAdagrad", var, ["accumulator"], self._learning_rate_tensor,
+                                    self._l1_tensor, self._l2_tensor, grad)
 
 
 class FtrlOptimizer(_DenseOnly):
@@ -109,6 +120,15 @@ class FtrlOptimizer(_DenseOnly):
                                  math_ops.cast(self._learning_rate_power_tensor, dtype),
                                  use_locking=self._use_locking).op
 
+    def _resource_apply_dense(self, grad, var):
+        c = self._cast_to
+        args = [grad, c(self._learning_rate_tensor, grad), c(self._l1_tensor, grad), c(self._adjusted_l2_tensor, grad)]
+        if self._l2_shrinkage <= 0.0:
+            return self._resource_apply("ResourceApplyFtrl", var, ["accum", "linear"], *args,
+                                        c(self._learning_rate_power_tensor, grad))
+        return self._resource_apply("ResourceApplyFtrlV2", var, ["accum", "linear"], *args,
+                                    c(self._l2_shrinkage_tensor, grad), c(self._learning_rate_power_tensor, grad))
+
 
 class AdagradDAOptimizer(_DenseOnly):
     """Adagrad dual averaging; ``global_step`` must be incremented by the training op (minimize(...,
@@ -146,3 +166,11 @@ class AdagradDAOptimizer(_DenseOnly):
         return ops.apply_adagrad_da(var._ref(), g_acc._ref(), gg_acc._ref(), grad,
                                     math_ops.cast(self._learning_rate_tensor, dtype), math_ops.cast(self._l1, dtype),
                                     math_ops.cast(self._l2, dtype), global_step, use_locking=self._use_locking).op
+
+    def _resource_apply_dense(self, grad, var):
+        global_step = array_ops.identity(self._global_step_on_worker)
+        c = self._cast_to
+        return self._resource_apply("ResourceApplyAdagradDA", var,
+                                    ["gradient_accumulator", "gradient_squared_accumulator"], grad,
+                                    c(self._learning_rate_tensor, grad), c(self._l1, grad), c(self._l2, grad),
+                                    global_step)
