@@ -627,8 +627,19 @@ class ResourceVariable(variables.Variable):
         return self.value()
 
     def to_proto(self, export_scope=None):
-        from graphlab.framework import graph_io
-        return graph_io.variable_to_proto(self, export_scope)
+        """TF's VariableDef of a resource variable: the handle, ``v/Assign``, ``v/Read/ReadVariableOp:0``,
+        is_resource."""
+        from graphlab.formats.protos import variable_pb2
+        from graphlab.framework.graph import strip_name_scope as strip_scope
+        vd = variable_pb2.VariableDef(variable_name=strip_scope(self._handle.name, export_scope),
+                                      initializer_name=strip_scope(self._initializer_op.name, export_scope),
+                                      is_resource=True)
+        if self._graph_element is not None:
+            vd.snapshot_name = strip_scope(self._graph_element.name, export_scope)
+        if self._initial_value is not None:
+            vd.initial_value_name = strip_scope(self._initial_value.name, export_scope)
+        vd.trainable = bool(self._trainable)
+        return vd
 
     @staticmethod
     def from_proto(variable_def, import_scope=None):
