@@ -56,6 +56,15 @@ def body(i):
     with tf.control_dependencies([v.assign_add(1.0)]):
         return i + 1
 w = tf.while_loop(lambda i: i < 3, body, [0])""",
+    # TF's resource_variable_ops_test round trip: a meta graph without a SaverDef imports with a default Saver
+    "meta_graph_round_trip": """
+with tf.Graph().as_default() as g1:
+    with tf.variable_scope("foo", use_resource=True):
+        a = tf.get_variable("a", initializer=10.0)
+    tf.train.MomentumOptimizer(learning_rate=0.001, momentum=0.1).minimize(
+        a, colocate_gradients_with_ops=True, global_step=tf.train.get_or_create_global_step())
+    meta = tf.train.export_meta_graph(graph=g1)
+tf.train.import_meta_graph(meta, import_scope="")""",
     "initializers_and_reports": """
 v = tf.Variable([1.0], use_resource=True)
 r = tf.Variable([2.0])
@@ -145,6 +154,36 @@ loss = tf.reduce_sum(v * v) + tf.reduce_sum(tf.gather(v, [2, 0]))
 g = tf.gradients(loss, v)[0]
 sparse = tf.gradients(tf.reduce_sum(tf.gather(v, [2, 2, 0])), v)[0]
 result = _runs([g, tf.convert_to_tensor(sparse)])""",
+    # an IMPALA-style actor (scalable_agent's build_actor, reduced): state in resource local variables, read
+    # once, unrolled with tf.scan, written back under control dependencies the outputs depend on
+    "actor_unroll": """
+def agent_step(obs, state):
+    with tf.variable_scope("agent", reuse=tf.AUTO_REUSE):
+        w = tf.get_variable("w", [2, 3], initializer=tf.constant_initializer(0.5))
+        h = tf.tanh(tf.matmul(obs, w) + state)
+        logits = tf.matmul(h, tf.get_variable("policy", [3, 3], initializer=tf.constant_initializer(0.1)))
+    return tf.argmax(logits, axis=1, output_type=tf.int32), h
+
+def step(carry, _):
+    env_state, obs, agent_state = carry
+    action, agent_state = agent_step(obs, agent_state)
+    env_state = env_state + tf.cast(action, tf.float32) + 1.0
+    return env_state, tf.stack([env_state, env_state * 0.5], axis=1), agent_state
+
+def create_state(t):
+    with tf.variable_scope(None, default_name="state"):
+        return tf.get_local_variable(t.op.name, initializer=t, use_resource=True)
+
+persistent = [create_state(t) for t in (tf.zeros([1]), tf.zeros([1, 2]), tf.zeros([1, 3]))]
+first = [v.read_value() for v in persistent]
+output = tf.scan(step, tf.range(4), tuple(first))
+assigns = [v.assign(t[-1]) for v, t in zip(persistent, output)]
+with tf.control_dependencies(assigns):
+    env_states = tf.concat([first[0], tf.reshape(output[0], [-1])], 0)
+with tf.Session() as sess:
+    sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+    result = [sorted(v.name for v in tf.local_variables()), [sess.run(env_states).tolist() for _ in range(3)],
+              [sess.run(v).tolist() for v in persistent]]""",
     "is_initialized_and_report": """
 v = tf.Variable([1.0], use_resource=True, name="rv")
 r = tf.Variable([2.0], name="ref")
