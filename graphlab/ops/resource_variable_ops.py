@@ -553,10 +553,9 @@ class ResourceVariable(variables.Variable):
         return session.run(self._graph_element)
 
     def sparse_read(self, indices, name=None):
+        # no control dependency on an update that returned this variable: TF's _UnreadVariable keeps none
+        # here (a gather of ``v.assign(x)`` is not ordered after the assign)
         with self._handle.graph.name_scope("Gather" if name is None else name) as scope:
-            if self._parent_op is not None:
-                with self._handle.graph.control_dependencies([self._parent_op]):
-                    return resource_gather(self._handle, indices, self._dtype, name=scope)
             return resource_gather(self._handle, indices, self._dtype, name=scope)
 
     def gather_nd(self, indices, name=None):
@@ -695,6 +694,10 @@ class _UnreadVariable(ResourceVariable):
     def name(self):
         return self._parent_op.name
 
+    def read_value(self):
+        """A ReadVariableOp after the update (TF adds no Read scope nor Identity here)."""
+        return self._read_variable_op()
+
     def assign(self, value, use_locking=None, name=None, read_value=True):
         with self._parent_op.graph.control_dependencies([self._parent_op]):
             return ResourceVariable.assign(self, value, use_locking, name, read_value)
@@ -714,6 +717,15 @@ class _UnreadVariable(ResourceVariable):
     @property
     def op(self):
         return self._parent_op
+
+
+def state_scatter(var, kind, indices, updates, name=None, use_locking=True):
+    """``tf.scatter_add(v, ...)`` / ``tf.scatter_nd_update(v, ...)`` of a resource variable (``kind``: "Add",
+    "NdUpdate" ...): TF's state_ops functions build the op on the handle without the control dependency a
+    method of the result of an update adds, and return a read of the variable after the op."""
+    if kind.startswith("Nd"):
+        return ResourceVariable._scatter_nd(var, kind[2:], indices, updates, name=name, use_locking=use_locking)
+    return ResourceVariable._scatter(var, kind, indices, updates, name=name)
 
 
 def is_resource_variable(var):

@@ -26,6 +26,12 @@ m = v * v
 with tf.control_dependencies([a]):
     d = tf.identity(v)
 t = tf.tuple([a, tf.constant(2.0)])""",
+    # reads of what an update returned: value() and identity after the update, a gather not ordered by it
+    "reads_of_an_update": """
+v = tf.Variable([[1.0, 2.0], [3.0, 4.0]], use_resource=True)
+u = v.assign([[5.0, 6.0], [7.0, 8.0]])
+outs = [tf.gather(u, [0]), tf.identity(u), u.read_value(), u + 1, tf.gather_nd(u, [[1, 1]]),
+        u.assign_add([[1.0, 1.0], [1.0, 1.0]]), tf.scatter_add(u, [0], [[1.0, 1.0]])]""",
     "every_scatter": """
 v = tf.Variable([1.0, 2.0, 3.0], use_resource=True)
 ops = [tf.scatter_update(v, [1], [5.0]), tf.scatter_sub(v, [0], [1.0]), tf.scatter_mul(v, [2], [2.0]),
