@@ -19,7 +19,7 @@ import threading
 
 import numpy as np
 
-from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError, OutOfRangeError
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.graph import GraphKeys
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
@@ -396,6 +396,28 @@ def resource_scatter(kind, resource, indices, updates, name=None):
     return build_op("ResourceScatter" + kind, [resource, indices, updates], name=name)
 
 
+# ---------------------------------------------------------------------------------- ResourceCountUpTo
+def _count_up_to_kernel(ctx, var):
+    current = var.read(ctx)
+    limit = ctx.attrs["limit"]
+    if current >= limit:
+        raise OutOfRangeError(None, ctx.op, "Reached limit of %d" % limit)
+    before = np.array(current)
+    var.write(np.asarray(current + 1, dtype=current.dtype))
+    return before
+
+
+register_op(
+    "ResourceCountUpTo",
+    inputs=["resource: resource"],
+    outputs=lambda op: [(op._attrs["T"], tensor_shape.SCALAR)],
+    kernel=updating(_count_up_to_kernel),
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Increments a scalar resource variable until it reaches `limit` (OutOfRangeError); outputs the value "
+        "before the increment.")
+
+
 # ----------------------------------------------------------------------------------- ResourceVariable
 def _read(handle, dtype, name=None):
     return read_variable_op(handle, dtype, name=name)
@@ -608,6 +630,11 @@ class ResourceVariable(variables.Variable):
 
     def scatter_nd_sub(self, indices, updates, name=None):
         return self._scatter_nd("Sub", indices, updates, name)
+
+    def count_up_to(self, limit, name=None):
+        """ResourceCountUpTo: the value before the increment; OutOfRangeError once it reaches ``limit``."""
+        return build_op("ResourceCountUpTo", [self._handle], attrs={"limit": int(limit), "T": self._dtype},
+                        name=name, default_name="ResourceCountUpTo").outputs[0]
 
     def load(self, value, session=None):
         from graphlab.framework import default_stacks

@@ -210,6 +210,36 @@ try:
 finally:
     tf.disable_resource_variables()
 result.append(tf.resource_variables_enabled())""",
+    # count_up_to of a resource variable (ResourceCountUpTo), as num_epochs builds it under
+    # enable_resource_variables
+    "count_up_to_and_num_epochs": """
+tf.enable_resource_variables()
+try:
+    v = tf.Variable(0, name="epochs", trainable=False)
+    c = tf.count_up_to(v, 3)
+    q = tf.train.string_input_producer(["a", "b"], num_epochs=2, shuffle=False)
+    item = q.dequeue()
+    types = [[op.name, op.type] for op in tf.get_default_graph().get_operations() if "Count" in op.type]
+    out = []
+    with tf.Session() as s:
+        s.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+        for _ in range(4):
+            try:
+                out.append(int(s.run(c)))
+            except tf.errors.OutOfRangeError as e:
+                out.append(type(e).__name__)
+        coord = tf.train.Coordinator()
+        threads = tf.train.start_queue_runners(s, coord)
+        try:
+            while True:
+                out.append(s.run(item).decode())
+        except tf.errors.OutOfRangeError:
+            out.append("end")
+        coord.request_stop()
+        coord.join(threads)
+finally:
+    tf.disable_resource_variables()
+result = [types, out]""",
     "initialized_value_and_repr": """
 v = tf.Variable([1.0, 2.0], use_resource=True, name="v")
 try:
