@@ -31,7 +31,11 @@ def _train(dtype, nesterov, shape, strided_grad=False):
     """Adam steps on one variable with the given gradients; the variable and its slots after each step."""
     tf.reset_default_graph()
     w = tf.Variable(_initial(dtype, shape), name="w")
-    grad = tf.placeholder(dtype, shape)
+    fed = grad = tf.placeholder(dtype, shape)
+    if strided_grad:     # the same numbers as every other column of a wider array: a strided view (a feed is
+        # copied whole, as TF's session copies it, so the view comes from a py_func)
+        grad = tf.py_func(lambda g: np.repeat(g, 2, axis=-1)[..., ::2], [fed], dtype)
+        grad.set_shape(shape)
     opt = tf.train.AdamOptimizer(0.01)
     if nesterov:   # TF1's AdamOptimizer never sets use_nesterov; the op itself has the attribute
         opt._create_slots([w])
@@ -47,9 +51,7 @@ def _train(dtype, nesterov, shape, strided_grad=False):
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         for g in _grads(dtype, shape):
-            if strided_grad:     # the same numbers as every other column of a wider array: a strided view
-                g = np.repeat(g, 2, axis=1)[:, ::2]
-            sess.run(step, {grad: g})
+            sess.run(step, {fed: g})
             history.append(sess.run([w] + slots))
     return history
 
