@@ -13,3 +13,4 @@ Where things live, as in Keras's own package:
 * ``saving/``: weights in TF checkpoints and HDF5, whole models as SavedModels;
 * ``datasets/``: the classic data sets, read from Keras's cache directory.
 """
+from graphlab.keras import losses  # noqa: E402,F401
