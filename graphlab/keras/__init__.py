@@ -14,3 +14,4 @@ Where things live, as in Keras's own package:
 * ``datasets/``: the classic data sets, read from Keras's cache directory.
 """
 from graphlab.keras import losses  # noqa: E402,F401
+from graphlab.keras import metrics  # noqa: E402,F401
