@@ -1320,6 +1320,8 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
     from graphlab.framework.tensor import Tensor
     if not isinstance(axis, Tensor) and int(axis) == 0 or isinstance(axis, Tensor) and _known(axis) == 0:
         batch_dims = 0      # as TF: a gather on axis 0 is built without batch_dims
+        if getattr(params, "_is_resource_variable", False):
+            return params.sparse_read(indices, name=name)      # ResourceGather, as TF
     return build_op("GatherV2", [params, indices, axis], attrs={"batch_dims": int(batch_dims)},
                     name=name).outputs[0]
 

@@ -237,8 +237,11 @@ tensor_scatter_max = _tensor_scatter("TensorScatterMax")
 tensor_scatter_min = _tensor_scatter("TensorScatterMin")
 
 
-def _state_scatter(op_type):
-    def op(ref, indices, updates, use_locking=False, name=None):
+def _state_scatter(op_type, default_locking=False):
+    def op(ref, indices, updates, use_locking=default_locking, name=None):
+        if getattr(ref, "_is_resource_variable", False):       # ResourceScatterNd*, as TF dispatches it
+            return ref._scatter_nd(op_type[len("ScatterNd"):], indices, updates, name=name,
+                                   use_locking=use_locking)
         return build_op(op_type, [ref, indices, updates], attrs={"use_locking": bool(use_locking)},
                         name=name).outputs[0]
     op.__doc__ = "``tf.%s``: updates the variable ``ref`` when run and returns its new value." % op_type
@@ -246,7 +249,8 @@ def _state_scatter(op_type):
     return op
 
 
-scatter_nd_update, scatter_nd_add, scatter_nd_sub = (_state_scatter("ScatterNd" + k) for k in ("Update", "Add", "Sub"))
+scatter_nd_update = _state_scatter("ScatterNdUpdate", True)
+scatter_nd_add, scatter_nd_sub = (_state_scatter("ScatterNd" + k) for k in ("Add", "Sub"))
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_update", "tensor_scatter_add", "tensor_scatter_sub",
            "tensor_scatter_max", "tensor_scatter_min", "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub"]
