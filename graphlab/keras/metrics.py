@@ -9,7 +9,7 @@ calls metrics inside ``metrics/<name>/``, which is where their ops then live.
 import numpy as np
 
 from graphlab.framework import dtypes
-from graphlab.framework.graph import name_scope
+from graphlab.framework.graph import get_default_graph as _current_graph
 from graphlab.framework.registry import convert_to_tensor
 from graphlab.keras import losses as losses_mod
 from graphlab.keras.losses import squeeze_or_expand_dimensions
@@ -38,6 +38,15 @@ def _floatx():
 class Metric:
     """A stateful metric: ``update_state`` (returns the update), ``result``, ``reset_state``, and calling it
     (update, then the result read after it)."""
+
+    _in_result = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name, wrap in (("update_state", _wrap_update), ("result", _wrap_result)):
+            fn = cls.__dict__.get(name)
+            if fn is not None and not getattr(fn, "_wrapped", False):
+                setattr(cls, name, wrap(fn))
 
     def __init__(self, name=None, dtype=None, **kwargs):
         self.name = name if name is not None else _snake(type(self).__name__)
@@ -112,11 +121,28 @@ def _snake(name):
     return "".join(out)
 
 
-def _result(fn):
-    """Wrap ``result``: its value passes through an Identity, as tf-keras's result wrapper adds."""
+def _wrap_update(fn):
+    """In graph mode tf-keras's update wrapper returns the graph's newest op (the last read or update)."""
+    def update_state(self, *args, **kwargs):
+        fn(self, *args, **kwargs)
+        return _current_graph().get_operations()[-1]
+    update_state.__doc__ = fn.__doc__
+    update_state._wrapped = True
+    return update_state
+
+
+def _wrap_result(fn):
+    """tf-keras's result wrapper: the outermost ``result`` passes through one Identity."""
     def result(self):
-        return array_ops.identity(fn(self))
+        if self._in_result:
+            return fn(self)
+        self._in_result = True
+        try:
+            return array_ops.identity(fn(self))
+        finally:
+            self._in_result = False
     result.__doc__ = fn.__doc__
+    result._wrapped = True
     return result
 
 
@@ -154,7 +180,6 @@ class Reduce(Metric):
         with control_flow_ops.control_dependencies([update_total]):
             return self.count.assign_add(num_values)
 
-    @_result
     def result(self):
         if self.reduction == Reduction.SUM:
             return array_ops.identity(self.total)
@@ -278,33 +303,46 @@ from graphlab.keras.losses import (binary_crossentropy, categorical_crossentropy
 cosine = cosine_proximity = cosine_similarity
 
 
-def _wrapper(class_name, fn, default_name, doc, **defaults):
-    """A MeanMetricWrapper subclass over ``fn`` with its keyword arguments."""
-    def __init__(self, *args, name=default_name, dtype=None, **kwargs):
-        options = dict(defaults)
-        for key, value in zip(defaults, args):
+def _wrapper(class_name, fn, default_name, doc, order=("name", "dtype"), **defaults):
+    """A MeanMetricWrapper subclass over ``fn``; ``order`` is its positional parameters, as tf-keras's."""
+    def __init__(self, *args, **kwargs):
+        options = dict(defaults, name=default_name, dtype=None)
+        if len(args) > len(order):
+            raise TypeError(f"{class_name}.__init__() takes at most {len(order)} positional arguments")
+        for key, value in zip(order, args):
             options[key] = value
         for key, value in kwargs.items():
-            if key not in defaults:
+            if key not in options:
                 raise TypeError(f"{class_name}.__init__() got an unexpected keyword argument '{key}'")
             options[key] = value
+        name, dtype = options.pop("name"), options.pop("dtype")
         MeanMetricWrapper.__init__(self, fn, name=name, dtype=dtype, **options)
     return type(class_name, (MeanMetricWrapper,), {"__init__": __init__, "__doc__": doc})
 
 
+def _argmax_matches(y_true, y_pred):
+    return sparse_categorical_matches(math_ops.argmax(y_true, axis=-1), y_pred)
+
+
+def _argmax_top_k_matches(y_true, y_pred, k):
+    return sparse_top_k_categorical_matches(math_ops.argmax(y_true, axis=-1), y_pred, k)
+
+
 Accuracy = _wrapper("Accuracy", accuracy, "accuracy", "How often predictions equal labels.")
-BinaryAccuracy = _wrapper("BinaryAccuracy", binary_accuracy, "binary_accuracy",
-                          "How often a thresholded prediction equals its 0/1 label.", threshold=0.5)
-CategoricalAccuracy = _wrapper("CategoricalAccuracy", categorical_accuracy, "categorical_accuracy",
+BinaryAccuracy = _wrapper("BinaryAccuracy", binary_matches, "binary_accuracy",
+                          "How often a thresholded prediction equals its 0/1 label.",
+                          order=("name", "dtype", "threshold"), threshold=0.5)
+CategoricalAccuracy = _wrapper("CategoricalAccuracy", _argmax_matches, "categorical_accuracy",
                                "How often the arg-max of the prediction is the one-hot label's.")
-SparseCategoricalAccuracy = _wrapper("SparseCategoricalAccuracy", sparse_categorical_accuracy,
+SparseCategoricalAccuracy = _wrapper("SparseCategoricalAccuracy", sparse_categorical_matches,
                                      "sparse_categorical_accuracy",
                                      "How often the arg-max of the prediction is the integer label.")
-TopKCategoricalAccuracy = _wrapper("TopKCategoricalAccuracy", top_k_categorical_accuracy,
-                                   "top_k_categorical_accuracy", "One-hot label within the top k.", k=5)
-SparseTopKCategoricalAccuracy = _wrapper("SparseTopKCategoricalAccuracy", sparse_top_k_categorical_accuracy,
+TopKCategoricalAccuracy = _wrapper("TopKCategoricalAccuracy", _argmax_top_k_matches,
+                                   "top_k_categorical_accuracy", "One-hot label within the top k.",
+                                   order=("k", "name", "dtype"), k=5)
+SparseTopKCategoricalAccuracy = _wrapper("SparseTopKCategoricalAccuracy", sparse_top_k_categorical_matches,
                                          "sparse_top_k_categorical_accuracy", "Integer label within the top k.",
-                                         k=5)
+                                         order=("k", "name", "dtype"), k=5)
 MeanSquaredError = _wrapper("MeanSquaredError", mean_squared_error, "mean_squared_error", "Mean of MSE.")
 MeanAbsoluteError = _wrapper("MeanAbsoluteError", mean_absolute_error, "mean_absolute_error", "Mean of MAE.")
 MeanAbsolutePercentageError = _wrapper("MeanAbsolutePercentageError", mean_absolute_percentage_error,
@@ -316,18 +354,21 @@ SquaredHinge = _wrapper("SquaredHinge", squared_hinge, "squared_hinge", "Mean sq
 CategoricalHinge = _wrapper("CategoricalHinge", categorical_hinge, "categorical_hinge",
                             "Mean categorical hinge loss.")
 BinaryCrossentropy = _wrapper("BinaryCrossentropy", binary_crossentropy, "binary_crossentropy",
-                              "Mean binary cross entropy.", from_logits=False, label_smoothing=0)
+                              "Mean binary cross entropy.", order=("name", "dtype", "from_logits", "label_smoothing"),
+                              from_logits=False, label_smoothing=0)
 CategoricalCrossentropy = _wrapper("CategoricalCrossentropy", categorical_crossentropy,
                                    "categorical_crossentropy", "Mean categorical cross entropy.",
+                                   order=("name", "dtype", "from_logits", "label_smoothing"),
                                    from_logits=False, label_smoothing=0)
 SparseCategoricalCrossentropy = _wrapper("SparseCategoricalCrossentropy", sparse_categorical_crossentropy,
                                          "sparse_categorical_crossentropy",
-                                         "Mean sparse categorical cross entropy.", from_logits=False, axis=-1)
+                                         "Mean sparse categorical cross entropy.",
+                                         order=("name", "dtype", "from_logits"), from_logits=False, axis=-1)
 KLDivergence = _wrapper("KLDivergence", kl_divergence, "kullback_leibler_divergence", "Mean KL divergence.")
 Poisson = _wrapper("Poisson", poisson, "poisson", "Mean Poisson loss.")
 LogCoshError = _wrapper("LogCoshError", log_cosh, "logcosh", "Mean log-cosh error.")
 CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_similarity",
-                            "Mean cosine similarity.", axis=-1)
+                            "Mean cosine similarity.", order=("name", "dtype", "axis"), axis=-1)
 
 
 class RootMeanSquaredError(Mean):
@@ -343,7 +384,6 @@ class RootMeanSquaredError(Mean):
         error_sq = math_ops.squared_difference(y_pred, y_true)
         return super().update_state(error_sq, sample_weight=sample_weight)
 
-    @_result
     def result(self):
         return math_ops.sqrt(math_ops.div_no_nan(self.total, self.count))
 
@@ -393,7 +433,6 @@ class _ThresholdCounts(Metric):
         return control_flow_ops.group(self.true_positives.assign_add(tp_sum),
                                       getattr(self, self._other).assign_add(other_sum))
 
-    @_result
     def result(self):
         value = math_ops.div_no_nan(self.true_positives, self.true_positives + getattr(self, self._other))
         return value[0] if len(self.thresholds) == 1 else value
