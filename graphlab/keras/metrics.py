@@ -11,16 +11,13 @@ import numpy as np
 from graphlab.framework import dtypes
 from graphlab.framework.graph import get_default_graph as _current_graph
 from graphlab.framework.registry import convert_to_tensor
-from graphlab.keras import losses as losses_mod
+from graphlab.keras.backend import session as _ksession
+from graphlab.keras.backend import variables as kvariables
 from graphlab.keras.losses import squeeze_or_expand_dimensions
 from graphlab.ops import array_ops, control_flow_ops, init_ops, math_ops, nn_ops
 from graphlab.ops import variables as variables_mod
 from graphlab.ops.weights_broadcast_ops import broadcast_weights
 
-try:  # Keras's session initializes the metric variables it is told about (the backend is kengine's)
-    from graphlab.keras.backend import session as _ksession
-except ImportError:  # pragma: no cover - before the backend lands
-    _ksession = None
 
 FLOATX = "float32"
 
@@ -81,8 +78,7 @@ class Metric:
             return init(shape, dtype=dtype)
         variable = variables_mod.Variable(initial_value=initial_value, name=name, trainable=False, dtype=dtype,
                                           collections=[], use_resource=True)
-        if _ksession is not None:
-            _ksession.track_variable(variable)
+        _ksession.track_variable(variable)
         self._metric_variables.append(variable)
         return variable
 
@@ -93,8 +89,7 @@ class Metric:
 
     def reset_state(self):
         """Set every variable back to 0 in Keras's session."""
-        from graphlab.keras import backend
-        backend.batch_set_value([(v, 0) for v in self.variables])
+        kvariables.batch_set_value([(v, 0) for v in self.variables])
 
     reset_states = reset_state
 
@@ -432,6 +427,12 @@ class _ThresholdCounts(Metric):
         other_sum = math_ops.reduce_sum(math_ops.cast(other, dtypes.float32) * w, axis=1)
         return control_flow_ops.group(self.true_positives.assign_add(tp_sum),
                                       getattr(self, self._other).assign_add(other_sum))
+
+    def reset_state(self):
+        kvariables.batch_set_value([(v, np.zeros(v.shape.as_list(), v.dtype.base_dtype.as_numpy_dtype))
+                                 for v in self.variables])
+
+    reset_states = reset_state
 
     def result(self):
         value = math_ops.div_no_nan(self.true_positives, self.true_positives + getattr(self, self._other))
