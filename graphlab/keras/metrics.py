@@ -290,7 +290,7 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
 
 
 from graphlab.keras.losses import (binary_crossentropy, categorical_crossentropy, categorical_hinge,  # noqa: E402
-                                   cosine_similarity, hinge, kl_divergence, kld, KLD, log_cosh, logcosh, mae, MAE,
+                                   cosine_similarity, hinge, kl_divergence, kld, KLD, log_cosh, mae, MAE,
                                    mape, MAPE, mean_absolute_error, mean_absolute_percentage_error,
                                    mean_squared_error, mean_squared_logarithmic_error, mse, MSE, msle, MSLE,
                                    poisson, sparse_categorical_crossentropy, squared_hinge)
