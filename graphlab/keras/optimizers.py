@@ -700,7 +700,9 @@ def deserialize(config, custom_objects=None):
     cls = table.get(config["class_name"].lower())
     if cls is None:
         raise ValueError(f"Unknown optimizer: '{config['class_name']}'. Please ensure you are using a "
-                         "`keras.utils.custom_object_scope` and that this object is included in the scope.")
+                         "`keras.utils.custom_object_scope` and that this object is included in the scope. See "
+                         "https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object "
+                         "for details.")
     return cls.from_config(config.get("config", {}))
 
 
