@@ -561,8 +561,9 @@ class ResourceVariable(variables.Variable):
 
     def gather_nd(self, indices, name=None):
         with self._handle.graph.name_scope("GatherNd" if name is None else name) as scope:
-            return build_op("ResourceGatherNd", [self._handle, indices], attrs={"dtype": self._dtype},
-                            name=scope).outputs[0]
+            value = build_op("ResourceGatherNd", [self._handle, indices], attrs={"dtype": self._dtype},
+                             name=scope).outputs[0]
+        return array_ops.identity(value)          # as TF (its sparse_read has none)
 
     # --- changing the value ---------------------------------------------------------------------------
     def _lazy_read(self, op):

@@ -174,6 +174,14 @@ class Optimizer:
             named[key] = _create_slot(var, initializer, shape, dtype, op_name)
         return named[key]
 
+    def _get_or_make_slot(self, var, val, slot_name, op_name):
+        """A slot initialised from the tensor ``val`` (TF's slot_creator.create_slot)."""
+        named = self._slot_dict(slot_name)
+        key = _var_key(var)
+        if key not in named:
+            named[key] = _create_slot(var, val, None, None, op_name)
+        return named[key]
+
     def _zeros_slot(self, var, slot_name, op_name):
         from graphlab.ops import init_ops
         return self._get_or_make_slot_with_initializer(var, init_ops.zeros_initializer(), var.get_shape(),
@@ -277,8 +285,9 @@ def _create_slot(primary, initializer, shape, dtype, op_name):
     graph = primary.graph
     with graph.as_default(), graph.colocate_with(primary):    # and, as there, goes with its variable
         with variable_scope(None, default_name=primary.op.name + "/" + op_name):
+            validate_shape = (shape if shape is not None else initializer.get_shape()).is_fully_defined()
             return get_variable("", shape=shape, dtype=dtype, initializer=initializer, trainable=False,
-                                validate_shape=shape.is_fully_defined(), use_resource=_is_resource(primary))
+                                validate_shape=validate_shape, use_resource=_is_resource(primary))
 
 
 def _is_resource(var):

@@ -3,7 +3,7 @@
 ``accum``/``linear``, ``gradient_accumulator``/``gradient_squared_accumulator``). Dense gradients only."""
 from graphlab.framework import dtypes
 from graphlab.ops import array_ops, math_ops, proximal_training_ops as ops
-from graphlab.framework.registry import convert_to_tensor
+from graphlab.framework.registry import constant, convert_to_tensor
 from graphlab.train.optimizer import Optimizer
 
 
@@ -49,11 +49,10 @@ class ProximalAdagradOptimizer(_DenseOnly):
         self._l1, self._l2 = l1_regularization_strength, l2_regularization_strength
 
     def _create_slots(self, var_list):
-        from graphlab.ops import init_ops
-        for v in var_list:
-            init = init_ops.constant_initializer(self._initial_accumulator_value, dtype=v.dtype.base_dtype)
-            self._get_or_make_slot_with_initializer(v, init, v.get_shape(), v.dtype.base_dtype, "accumulator",
-                                                    self._name)
+        for v in var_list:      # as TF: a Const of the variable's shape, made beside it, is the initial value
+            with v.graph.colocate_with(v):
+                val = constant(self._initial_accumulator_value, shape=v.get_shape(), dtype=v.dtype.base_dtype)
+            self._get_or_make_slot(v, val, "accumulator", self._name)
 
     _prepare = ProximalGradientDescentOptimizer._prepare
 
@@ -146,12 +145,12 @@ class AdagradDAOptimizer(_DenseOnly):
         self._global_step = global_step
 
     def _create_slots(self, var_list):
-        from graphlab.ops import init_ops
-        for v in var_list:
-            dtype = v.dtype.base_dtype
-            for slot, value in (("gradient_accumulator", 0.0), ("gradient_squared_accumulator", self._initial_gg)):
-                self._get_or_make_slot_with_initializer(v, init_ops.constant_initializer(value, dtype=dtype),
-                                                        v.get_shape(), dtype, slot, self._name)
+        for v in var_list:      # as TF: Consts of the variable's shape, made beside it, are the initial values
+            with v.graph.colocate_with(v):
+                values = [constant(value, shape=v.get_shape(), dtype=v.dtype.base_dtype)
+                          for value in (0.0, self._initial_gg)]
+            for slot, val in zip(("gradient_accumulator", "gradient_squared_accumulator"), values):
+                self._get_or_make_slot(v, val, slot, self._name)
 
     def _prepare(self):
         self._learning_rate_tensor = convert_to_tensor(self._call_if_callable(self._learning_rate),
