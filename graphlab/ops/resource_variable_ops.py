@@ -43,14 +43,16 @@ class ResourceVar:
 
     # --- what the kernels use ------------------------------------------------------------------------
     def snapshot(self, ctx):
-        """The value a ReadVariableOp returns (TF's FailedPreconditionError when there is none)."""
-        value = self.value
+        """The value a ReadVariableOp returns (TF's FailedPreconditionError when there is none). Taken under
+        the variable's lock, so an update running in another thread is seen whole or not at all."""
+        with self.lock:
+            value = self.value
+            self.shared = True
         if value is None:
             raise FailedPreconditionError(None, ctx.op, (
                 "Could not find variable %s. This could mean that the variable has been deleted. In TF1, it can "
                 "also mean the variable is uninitialized. Debug info: container=%s, status error message=%s"
                 % (self.name, self.container, self._missing(ctx))))
-        self.shared = True
         return value
 
     def read(self, ctx):
@@ -98,6 +100,23 @@ class ResourceVar:
 
 def _dims(shape):
     return "[%s]" % ",".join(str(d) for d in shape)
+
+
+def updating(kernel):
+    """An update kernel run holding the locks of the variables it takes (one global order, by id, so two
+    updates never wait on each other), as TF's resource kernels hold the variable's mutex: a read in another
+    thread sees the update whole, and two updates of one variable do not interleave."""
+    def locked(ctx, *args):
+        refs = sorted({id(a): a for a in args if type(a) is ResourceVar}.values(), key=id)
+        for ref in refs:
+            ref.lock.acquire()
+        try:
+            return kernel(ctx, *args)
+        finally:
+            for ref in reversed(refs):
+                ref.lock.release()
+    locked.__wrapped__ = kernel
+    return locked
 
 
 # ----------------------------------------------------------------------------------------- VarHandleOp
@@ -216,7 +235,7 @@ register_op(
     "AssignVariableOp",
     inputs=["resource: resource", "value: dtype"],
     outputs=_update_shapes,
-    kernel=_assign_kernel,
+    kernel=updating(_assign_kernel),
     grad=NOT_DIFFERENTIABLE,
     stateful=True,
     doc="Gives the variable a new value (creating it in the session on first use).")
@@ -245,7 +264,7 @@ def _add_kernel(fn):
 
 
 for _op, _fn in (("AssignAddVariableOp", np.add), ("AssignSubVariableOp", np.subtract)):
-    register_op(_op, inputs=["resource: resource", "value: dtype"], outputs=_update_shapes, kernel=_add_kernel(_fn),
+    register_op(_op, inputs=["resource: resource", "value: dtype"], outputs=_update_shapes, kernel=updating(_add_kernel(_fn)),
                 grad=NOT_DIFFERENTIABLE, stateful=True,
                 doc="Adds (subtracts) value to (from) the variable; earlier reads keep their values.")
 
@@ -299,6 +318,36 @@ def resource_gather(resource, indices, dtype, batch_dims=0, validate_indices=Tru
         name=name).outputs[0]
 
 
+# ------------------------------------------------------------------------------------ ResourceGatherNd
+def _gather_nd_outputs(op):
+    class _Params:                  # the declared shape, as GatherNd's rule reads params
+        _dtype = op._attrs["dtype"]
+        _shape = _declared(op._inputs[0])[1]
+    view = type("_Op", (), {"_inputs": [_Params, op._inputs[1]]})
+    return scatter_ops._gather_nd_outputs(view)
+
+
+def _gather_nd_grad(op, grad):
+    """TF's ResourceGatherNd gradient: IndexedSlices for [N, 1] indices, else a ScatterNd, into the
+    shape a VariableShape op reads."""
+    from graphlab.framework.indexed_slices import IndexedSlices
+    handle, indices = op._inputs
+    ref_shape = build_op("VariableShape", [handle], attrs={"out_type": indices.dtype.base_dtype}).outputs[0]
+    if indices.shape.ndims == 2 and indices.shape.as_list()[-1] == 1:
+        return [IndexedSlices(grad, array_ops.squeeze(indices, axis=[-1]), ref_shape), None]
+    return [scatter_ops.scatter_nd(indices, grad, ref_shape), None]
+
+
+register_op(
+    "ResourceGatherNd",
+    inputs=["resource: resource", "indices: Tindices"],
+    outputs=_gather_nd_outputs,
+    kernel=lambda ctx, var, indices: scatter_ops._gather_nd_kernel(ctx, var.snapshot(ctx), indices),
+    grad=_gather_nd_grad,
+    stateful=True,
+    doc="Slices of the variable's value at the index vectors (a snapshot).")
+
+
 # ------------------------------------------------------------------------------------ ResourceScatter*
 def _scatter_outputs(op):
     handle, indices, updates = op._inputs
@@ -315,7 +364,7 @@ def _resource_kernel(ref_kernel):
 
     def run(ctx, var, *args):
         kernel(ctx, var, *args)
-    return run
+    return updating(run)
 
 
 for _kind in ("Update", "Add", "Sub", "Mul", "Div", "Min", "Max"):
@@ -342,6 +391,11 @@ for _kind in ("Update", "Add", "Sub", "Min", "Max"):
                 doc="ScatterNd%s into a resource variable; earlier reads keep their values." % _kind)
 
 
+def resource_scatter(kind, resource, indices, updates, name=None):
+    """``resource_scatter_add`` and friends on a handle (``kind``: "Add", "Sub", "Update" ...)."""
+    return build_op("ResourceScatter" + kind, [resource, indices, updates], name=name)
+
+
 # ----------------------------------------------------------------------------------- ResourceVariable
 def _read(handle, dtype, name=None):
     return read_variable_op(handle, dtype, name=name)
@@ -351,6 +405,7 @@ class ResourceVariable(variables.Variable):
     """``<tf.Variable 'v:0' shape=(2,) dtype=float32>`` built on a handle: see the module docstring."""
 
     _is_resource_variable = True
+    _TF_CLASS = "tensorflow.python.ops.resource_variable_ops.ResourceVariable"
 
     def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None, expected_shape=None,
@@ -504,6 +559,12 @@ class ResourceVariable(variables.Variable):
                     return resource_gather(self._handle, indices, self._dtype, name=scope)
             return resource_gather(self._handle, indices, self._dtype, name=scope)
 
+    def gather_nd(self, indices, name=None):
+        with self._handle.graph.name_scope("GatherNd" if name is None else name) as scope:
+            value = build_op("ResourceGatherNd", [self._handle, indices], attrs={"dtype": self._dtype},
+                             name=scope).outputs[0]
+        return array_ops.identity(value)          # as TF (its sparse_read has none)
+
     # --- changing the value ---------------------------------------------------------------------------
     def _lazy_read(self, op):
         return _UnreadVariable(self, op)
@@ -567,8 +628,19 @@ class ResourceVariable(variables.Variable):
         return self.value()
 
     def to_proto(self, export_scope=None):
-        from graphlab.framework import graph_io
-        return graph_io.variable_to_proto(self, export_scope)
+        """TF's VariableDef of a resource variable: the handle, ``v/Assign``, ``v/Read/ReadVariableOp:0``,
+        is_resource."""
+        from graphlab.formats.protos import variable_pb2
+        from graphlab.framework.graph import strip_name_scope as strip_scope
+        vd = variable_pb2.VariableDef(variable_name=strip_scope(self._handle.name, export_scope),
+                                      initializer_name=strip_scope(self._initializer_op.name, export_scope),
+                                      is_resource=True)
+        if self._graph_element is not None:
+            vd.snapshot_name = strip_scope(self._graph_element.name, export_scope)
+        if self._initial_value is not None:
+            vd.initial_value_name = strip_scope(self._initial_value.name, export_scope)
+        vd.trainable = bool(self._trainable)
+        return vd
 
     @staticmethod
     def from_proto(variable_def, import_scope=None):
@@ -610,6 +682,8 @@ for _kind in ("sub", "add", "update", "mul", "div", "max", "min"):
 class _UnreadVariable(ResourceVariable):
     """What an update with ``read_value=True`` returns: the same variable, whose every read is made under a
     control dependency on the update (TF's _UnreadVariable). Fetching it fetches a read made at once."""
+
+    _TF_CLASS = "tensorflow.python.ops.resource_variable_ops._UnreadVariable"
 
     def __init__(self, variable, parent_op):     # noqa: super().__init__ deliberately not called
         self.__dict__.update({k: v for k, v in variable.__dict__.items()})

@@ -214,6 +214,8 @@ def gather_nd(params, indices, name=None, batch_dims=0):
     if batch_dims:
         raise NotImplementedError("graphlab implements tf.gather_nd for batch_dims=0 only; fold the batch axes "
                                   "into the indices instead.")
+    if getattr(params, "_is_resource_variable", False):
+        return params.gather_nd(indices, name=name)            # ResourceGatherNd, as TF
     return build_op("GatherNd", [params, indices], attrs={"bad_indices_policy": ""}, name=name).outputs[0]
 
 

@@ -20,6 +20,8 @@ class Variable:
     ``tf.enable_resource_variables()``) is a ResourceVariable instead (graphlab/ops/resource_variable_ops.py),
     as TF's variable creator decides."""
 
+    _TF_CLASS = "tensorflow.python.ops.ref_variable.RefVariable"     # the class TF's messages name
+
     def __new__(cls, *args, **kwargs):
         if cls is Variable and _wants_resource(args, kwargs):
             from graphlab.ops import resource_variable_ops
