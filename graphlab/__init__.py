@@ -64,6 +64,7 @@ from graphlab.ops.init_ops import (constant_initializer, glorot_normal_initializ
                                    variance_scaling_initializer, zeros_initializer)
 from graphlab import graph_util, saved_model, train  # noqa: E402  (tf.train, tf.graph_util, tf.saved_model)
 from graphlab import layers  # noqa: E402  (tf.layers)
+from graphlab import keras  # noqa: E402  (tf.keras)
 from graphlab import losses, metrics  # noqa: E402  (tf.losses, tf.metrics)
 from graphlab.ops.math_ops import div_no_nan  # noqa: E402
 from graphlab.ops.scan_ops import cumprod, cumsum  # noqa: E402

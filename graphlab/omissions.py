@@ -22,7 +22,7 @@ _TF2_CKPT = ("TF2's object-based checkpoints (tf.train.Checkpoint) are not imple
              "the name-based checkpoints TF1 programs use")
 _TF2_SAVEDMODEL = ("TF2's object-based SavedModel (tf.saved_model.save/load_v2) is not implemented; "
                    "tf.saved_model.Builder / simple_save / loader.load write and read TF1 SavedModels")
-_KERAS = "tf.keras is not part of graphlab; build models with tf.layers and tf.nn as TF1 programs do"
+_LITE = "TensorFlow Lite (converting models for phones and microcontrollers) has no counterpart in graphlab"
 _RAGGED = "ragged tensors are not implemented in graphlab (its tensors are dense, or SparseTensor values)"
 _SDCA = "the SDCA linear-model solver is an Estimator internal that graphlab does not implement"
 _TOOLING = "a TensorFlow build and tooling module with no counterpart in graphlab"
@@ -44,7 +44,7 @@ OMISSIONS = {
                                    "usable as dict keys"),
         ("enable_v2_tensorshape", "graphlab's TensorShape is TF1's: dimensions are Dimension objects"),
         ("load_library load_op_library load_file_system_library", _NATIVE),
-        ("lite keras", _KERAS),
+        ("lite", _LITE),
         ("ragged RaggedTensor RaggedTensorSpec ragged_fill_empty_rows ragged_fill_empty_rows_grad", _RAGGED),
         ("mixed_precision", _GPU),
         ("sysconfig user_ops profiler resource_loader types", _TOOLING),

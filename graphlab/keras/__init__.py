@@ -13,3 +13,8 @@ Where things live, as in Keras's own package:
 * ``saving/``: weights in TF checkpoints and HDF5, whole models as SavedModels;
 * ``datasets/``: the classic data sets, read from Keras's cache directory.
 """
+
+from graphlab.keras import activations, backend, constraints, initializers, layers, models, regularizers, utils
+from graphlab.keras.engine.functional import Model
+from graphlab.keras.engine.input_layer import Input
+from graphlab.keras.engine.sequential import Sequential

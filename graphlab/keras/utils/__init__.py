@@ -1,0 +1,2 @@
+"""``tf.keras.utils``: to_categorical and the helpers Keras's layers share."""
+from graphlab.keras.utils.np_utils import normalize, to_categorical
