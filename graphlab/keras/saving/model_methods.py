@@ -7,7 +7,7 @@ format a path gets follows tf-keras under TF1 behaviour: ``save_weights`` writes
 """
 import os
 
-from graphlab.keras.saving import hdf5_format, session_access, tf_checkpoint
+from graphlab.keras.saving import hdf5_format, save as save_mod, session_access, tf_checkpoint
 
 
 def weights_format(filepath, save_format):
@@ -89,6 +89,5 @@ class SavingMixin:
              options=None, save_traces=True):
         """The whole model: HDF5 (config, training config, weights, optimizer state), or with
         ``save_format='tf'`` a SavedModel with a ``serving_default`` signature."""
-        from graphlab.keras.saving import save as save_mod
         save_mod.save_model(self, filepath, overwrite=overwrite, include_optimizer=include_optimizer,
                             save_format=save_format, signatures=signatures, options=options)
