@@ -57,18 +57,30 @@ def model_config(model):
     """{"class_name": ..., "config": model.get_config()} as tf-keras writes it."""
     config = model.get_config()
     name = class_name(model)
+    if name == "Functional" and "trainable" not in config:
+        config = dict([("name", config.get("name")), ("trainable", model.trainable)]
+                      + [(k, v) for k, v in config.items() if k != "name"])
+    for layer in config.get("layers", []):
+        if layer.get("class_name") == "InputLayer":
+            layer["config"] = _input_layer_config(layer["config"])
     if name == "Sequential":
         config = dict(config)
         layers = list(config.get("layers", []))
         stack = list(getattr(model, "_stack", []))
         if stack and type(stack[0]).__name__ == "InputLayer" and \
                 (not layers or layers[0].get("class_name") != "InputLayer"):
-            first = stack[0].get_config()
-            first.setdefault("sparse", False)
-            first.setdefault("ragged", False)
+            first = _input_layer_config(stack[0].get_config())
             layers.insert(0, {"class_name": "InputLayer", "config": first})
         config["layers"] = layers
     return {"class_name": name, "config": config}
+
+
+def _input_layer_config(config):
+    """An InputLayer's config with every key tf-keras 2.21 writes (sparse, ragged, optional)."""
+    config = dict(config)
+    for key in ("sparse", "ragged", "optional"):
+        config.setdefault(key, False)
+    return config
 
 
 # --- reading ------------------------------------------------------------------------------------------
