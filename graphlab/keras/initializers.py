@@ -3,8 +3,28 @@
 glorot_uniform) and the names Keras accepts for them."""
 from graphlab.ops import init_ops
 from graphlab.ops.init_ops import (Constant, GlorotNormal, GlorotUniform, Initializer, Ones, Orthogonal,
-                                   RandomNormal, RandomUniform, TruncatedNormal, VarianceScaling, Zeros,
-                                   he_normal, he_uniform, lecun_normal, lecun_uniform)
+                                   VarianceScaling, Zeros, he_normal, he_uniform, lecun_normal, lecun_uniform)
+
+class RandomUniform(init_ops.RandomUniform):
+    """Keras's defaults: uniform in [-0.05, 0.05)."""
+
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None, dtype=None):
+        super().__init__(minval=minval, maxval=maxval, seed=seed, **({"dtype": dtype} if dtype else {}))
+
+
+class RandomNormal(init_ops.RandomNormal):
+    """Keras's defaults: normal with stddev 0.05."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None, dtype=None):
+        super().__init__(mean=mean, stddev=stddev, seed=seed, **({"dtype": dtype} if dtype else {}))
+
+
+class TruncatedNormal(init_ops.TruncatedNormal):
+    """Keras's defaults: truncated normal with stddev 0.05."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None, dtype=None):
+        super().__init__(mean=mean, stddev=stddev, seed=seed, **({"dtype": dtype} if dtype else {}))
+
 
 zeros = Zeros
 ones = Ones
