@@ -110,3 +110,59 @@ def test_graphlab_serve_answers_with_the_models_predictions(files, tmp_path):
         r = requests.post(server.url + "/v1/models/keras:predict", json={"instances": X}, timeout=60)
         assert r.status_code == 200, r.text
         np.testing.assert_allclose(r.json()["predictions"], files["ours"], rtol=1e-6)
+
+
+MIXED = """
+def build():
+    inp = tf.keras.Input((6, 6, 2), name="img")
+    h = tf.keras.layers.Conv2D(3, 3, activation="relu")(inp)
+    h = tf.keras.layers.BatchNormalization()(h)
+    h = tf.keras.layers.Flatten()(tf.keras.layers.MaxPooling2D()(h))
+    tok = tf.keras.Input((5,), name="tok", dtype="int32")
+    e = tf.keras.layers.Flatten()(tf.keras.layers.Embedding(10, 4)(tok))
+    return tf.keras.Model([inp, tok], tf.keras.layers.Dense(2, name="out")(tf.keras.layers.concatenate([h, e])))
+
+def inputs():
+    rng = np.random.RandomState(0)
+    return [rng.rand(2, 6, 6, 2).astype("float32"), rng.randint(0, 10, (2, 5)).astype("int32")]
+
+def run(m):
+    return tf.keras.backend.get_session().run(m.outputs[0], dict(zip(m.inputs, inputs()))).tolist()
+"""
+
+TF_LOADS_MIXED = MIXED + """
+d = sys.argv[1]
+out = {}
+for name in ("w", "w.h5"):
+    m = build()
+    m.load_weights(d + "/" + name)
+    out[name] = run(m)
+out["m.h5"] = run(tf.keras.models.load_model(d + "/m.h5"))
+with tf.Session(graph=tf.Graph()) as s:
+    sig = tf.saved_model.loader.load(s, ["serve"], d + "/sm").signature_def["serving_default"]
+    out["sm"] = s.run(sig.outputs["out"].name, {sig.inputs["img"].name: inputs()[0],
+                                                 sig.inputs["tok"].name: inputs()[1]}).tolist()
+print(json.dumps(out))
+"""
+
+
+def test_conv_batchnorm_embedding_two_inputs_both_ways(tmp_path):
+    """Non-trainable weights (BatchNormalization's moving statistics, set away from their initial values),
+    integer inputs and a merge: tf-keras loads graphlab's checkpoint, HDF5 weights, HDF5 model and
+    SavedModel and predicts what graphlab predicts."""
+    scope = {"tf": tf, "np": np}
+    exec(MIXED, scope)
+    with tf.Graph().as_default():
+        m = scope["build"]()
+        sess = tf.keras.backend.get_session()
+        for v in m.weights:
+            if "moving" in v.name:
+                v.load(np.linspace(0.2, 0.9, v.shape.as_list()[0]).astype("float32"), sess)
+        m.save_weights(str(tmp_path / "w"))
+        m.save_weights(str(tmp_path / "w.h5"))
+        m.save(str(tmp_path / "m.h5"))
+        m.save(str(tmp_path / "sm"), save_format="tf")
+        ours = scope["run"](m)
+    got = json.loads(run_tf(TF_LOADS_MIXED, tmp_path).strip().splitlines()[-1])
+    for name in ("w", "w.h5", "m.h5", "sm"):
+        np.testing.assert_allclose(got[name], ours, rtol=1e-5, err_msg=name)
