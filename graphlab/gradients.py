@@ -53,7 +53,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     Returns one tensor per x (``None`` where x does not influence ys, or zeros with
     ``unconnected_gradients="zero"``). ``stop_gradients`` are treated as constants."""
     ys = _as_list(ys)
-    xs = _as_list(xs)
+    xs = [x.handle if getattr(x, "_is_resource_variable", False) else x for x in _as_list(xs)]
     stop_gradients = _as_list(stop_gradients)
     grad_ys = [None] * len(ys) if grad_ys is None else _as_list(grad_ys)
     unconnected = getattr(unconnected_gradients, "value", unconnected_gradients)

@@ -38,8 +38,6 @@ OMISSIONS = {
          "TypeSpec TensorSpec SparseTensorSpec IndexedSlicesSpec TensorArraySpec OptionalSpec NoneTensorSpec "
          "type_spec_from_value is_symbolic_tensor recompute_grad grad_pass_through vectorized_map", _EAGER),
         ("enable_control_flow_v2", "graphlab builds TF1's control flow (Switch/Merge, Enter/Exit frames) only"),
-        ("enable_resource_variables", "graphlab's variables are TF1 reference variables (VariableV2), not "
-                                      "resource variables"),
         ("enable_tensor_equality", "graphlab keeps TF1's Tensor equality (by identity), so tensors stay "
                                    "usable as dict keys"),
         ("enable_v2_tensorshape", "graphlab's TensorShape is TF1's: dimensions are Dimension objects"),

@@ -75,7 +75,14 @@ def control_flow_v2_enabled():
 
 
 def resource_variables_enabled():
-    return False
+    from graphlab.ops import variable_scope
+    return variable_scope.resource_variables_enabled()
+
+
+def enable_resource_variables():
+    """Variables made from now on are resource variables (VarHandleOp, ReadVariableOp), as in TF."""
+    from graphlab.ops import variable_scope
+    variable_scope.enable_resource_variables()
 
 
 def disable_control_flow_v2():
@@ -83,7 +90,9 @@ def disable_control_flow_v2():
 
 
 def disable_resource_variables():
-    """Already so: graphlab's variables are TF1 reference variables."""
+    """Variables made from now on are TF1 reference variables (the default)."""
+    from graphlab.ops import variable_scope
+    variable_scope.disable_resource_variables()
 
 
 def disable_tensor_equality():

@@ -21,3 +21,4 @@ from graphlab.ops import counting_ops  # noqa: F401,E402  (Unique, DenseBincount
 from graphlab.ops import random_sampling_ops  # noqa: F401,E402  (Multinomial, RandomGamma, RandomPoissonV2)
 from graphlab.ops import quantization_ops  # noqa: F401,E402  (Dequantize)
 from graphlab.ops import control_flow_protos  # noqa: F401,E402  (cond/while contexts in meta graphs)
+from graphlab.ops import resource_variable_ops  # noqa: F401,E402  (VarHandleOp, ReadVariableOp, *VariableOp, ResourceGather/Scatter*)

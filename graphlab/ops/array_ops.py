@@ -272,7 +272,8 @@ def zeros_like(tensor, dtype=None, name=None, optimize=True):
     """``tf.zeros_like`` as TF builds it under the scope "zeros_like": tf.zeros of the static shape when
     that is fully known, else a ZerosLike op (or zeros of tf.shape when the dtype changes)."""
     with _scope(name, "zeros_like", [tensor]) as scope:
-        tensor = convert_to_tensor(tensor, name="tensor")
+        if not (getattr(tensor, "_is_resource_variable", False) and tensor.shape.is_fully_defined()):
+            tensor = convert_to_tensor(tensor, name="tensor")    # TF reads no variable for a known shape
         dt = dtypes.as_dtype(dtype).base_dtype if dtype is not None else tensor.dtype.base_dtype
         if optimize and tensor.shape.is_fully_defined():
             return zeros(tensor.shape.as_list(), dt, name=scope)
@@ -1320,6 +1321,8 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
     from graphlab.framework.tensor import Tensor
     if not isinstance(axis, Tensor) and int(axis) == 0 or isinstance(axis, Tensor) and _known(axis) == 0:
         batch_dims = 0      # as TF: a gather on axis 0 is built without batch_dims
+        if getattr(params, "_is_resource_variable", False):
+            return params.sparse_read(indices, name=name)      # ResourceGather, as TF
     return build_op("GatherV2", [params, indices, axis], attrs={"batch_dims": int(batch_dims)},
                     name=name).outputs[0]
 
@@ -1609,6 +1612,9 @@ def shape(input, name=None, out_type=dtypes.int32, optimize=True):  # noqa: A002
     shape is fully known TF builds a Const named "Shape" instead of a Shape op, and so does graphlab
     (``optimize=False`` always builds the op)."""
     out_type = dtypes.as_dtype(out_type)
+    if getattr(input, "_is_resource_variable", False):     # TF reads it inside the scope: Shape/ReadVariableOp
+        with _scope(name, "Shape", [input]) as scope:
+            return shape(convert_to_tensor(input), scope, out_type, optimize)
     input = convert_to_tensor(input)
     if optimize and input.shape.is_fully_defined():
         return constant(np.array(input.shape.as_list(), dtype=out_type.as_numpy_dtype), name=name or "Shape")
@@ -1642,6 +1648,9 @@ def size(input, name=None, out_type=dtypes.int32, optimize=True):  # noqa: A002
     """``tf.size``: a Const named "Size" when the element count is known statically (as TF), else a Size
     op."""
     out_type = dtypes.as_dtype(out_type)
+    if getattr(input, "_is_resource_variable", False):     # TF reads it inside the scope: Size/ReadVariableOp
+        with _scope(name, "Size", [input]) as scope:
+            return size(convert_to_tensor(input), scope, out_type, optimize)
     input = convert_to_tensor(input)
     static = input.shape
     if optimize and static.ndims is not None:

@@ -10,6 +10,7 @@ import numpy as np
 from graphlab.framework import control_flow_util as util, dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.indexed_slices import IndexedSlices
 from graphlab.framework.operation import Operation
+from graphlab.framework.tensor import Tensor
 from graphlab.framework import registry
 from graphlab.framework.registry import DEAD, NOT_DIFFERENTIABLE, build_op, no_outputs, register_op
 
@@ -97,8 +98,12 @@ def tuple(tensors, name=None, control_inputs=None):  # noqa: A001  (TF's public 
     graph = graph_mod.get_default_graph()
     with graph.name_scope(name or "tuple"):
         gating = [t if isinstance(t, Operation) else t.op for t in tensors if t is not None]
-        if control_inputs:
-            gating.extend(c if isinstance(c, Operation) else c.op for c in control_inputs)
+        for c in control_inputs or ():
+            if not isinstance(c, (Operation, Tensor)):    # a variable too, as in TF
+                tf_class = getattr(type(c), "_TF_CLASS", None)
+                raise TypeError("'control_inputs' must only contain Operation or Tensor. Received: %s" % (
+                    "<class '%s'>" % tf_class if tf_class else type(c)))
+            gating.append(c if isinstance(c, Operation) else c.op)
         gating = list({id(op): op for op in gating}.values())
         if not gating:
             raise ValueError("Must have at least one Tensor: %s" % (tensors,))

@@ -302,7 +302,10 @@ def truediv(x, y, name=None):
 
 
 def divide(x, y, name=None):
-    """``tf.divide``: Python 3 division (see truediv)."""
+    """``tf.divide``: Python 3 division (see truediv); a resource variable divided without a name goes
+    through its ``/`` (read outside the op's scope), as in TF."""
+    if name is None and getattr(x, "_is_resource_variable", False):
+        return x / y
     return truediv(x, y, name=name)
 
 
@@ -511,7 +514,7 @@ register_op(
 
 def add_n(inputs, name=None):
     """``tf.add_n``: one input is returned as is (or through an Identity when named), as TF does."""
-    inputs = list(inputs)
+    inputs = [_read_resource(x) for x in inputs]   # TF converts them before its scope
     if not inputs:
         raise ValueError("inputs must be a list of at least one Tensor with the same dtype and shape")
     if len(inputs) == 1:
@@ -642,6 +645,10 @@ _abs = _unary("Abs", np.abs, lambda op, g: [g * sign(op.inputs[0])],
 
 def abs(x, name=None):  # noqa: A001
     """``tf.abs``: |x|; for complex x a ComplexAbs op giving a real tensor (as TF)."""
+    if getattr(x, "_is_resource_variable", False):      # read inside the scope, as TF: Abs/ReadVariableOp
+        graph, scope = _scope(name, "Abs", [x])
+        with scope as s:
+            return abs(convert_to_tensor(x, name="x"), name=s)
     x = convert_to_tensor(x, name="x") if not isinstance(x, Tensor) else x
     if x.dtype.is_complex:
         from graphlab.ops.complex_ops import complex_abs
@@ -755,15 +762,28 @@ def _sign_grad(op, g):
     return [array_ops.zeros_like(op.inputs[0])]
 
 
-sign = _unary("Sign", np.sign, _sign_grad, "sign: -1, 0 or 1 by the sign of x (its gradient is zero).")
+def _read_resource(x):
+    """A resource variable read where TF's function converts its argument, before the op's name scope."""
+    return convert_to_tensor(x) if getattr(x, "_is_resource_variable", False) else x
+
+
+def _reading_first(fn):
+    def read_first(x, name=None):
+        return fn(_read_resource(x), name=name)
+    read_first.__name__, read_first.__doc__ = fn.__name__, fn.__doc__
+    return read_first
+
+
+sign = _reading_first(_unary("Sign", np.sign, _sign_grad,
+                             "sign: -1, 0 or 1 by the sign of x (its gradient is zero)."))
 reciprocal = _unary("Reciprocal", np.reciprocal, _with_grad("ReciprocalGrad"), "reciprocal: 1 / x.")
 inv = reciprocal
 floor = _unary("Floor", np.floor, lambda op, g: [None], "floor: x rounded down (no gradient, as TF).",
                floats_only=True)
 ceil = _unary("Ceil", np.ceil, lambda op, g: [None], "ceil: x rounded up (no gradient, as TF).",
               floats_only=True)
-round = _unary("Round", np.round, lambda op, g: [None],  # noqa: A001
-               "round: x rounded half to even, as numpy and TF do (no gradient).")
+round = _reading_first(_unary("Round", np.round, lambda op, g: [None],  # noqa: A001
+                              "round: x rounded half to even, as numpy and TF do (no gradient)."))
 
 
 # ------------------------------------------------------------- *Grad ops of the unary functions
@@ -846,8 +866,8 @@ register_op(
 def cast(x, dtype, name=None):
     """``tf.cast``: a Cast op named "Cast"; when x already has ``dtype`` it is returned unchanged."""
     dtype = dtypes.as_dtype(dtype).base_dtype
-    if isinstance(x, Tensor) and x.dtype.base_dtype == dtype:
-        return x
+    if (isinstance(x, Tensor) or getattr(x, "_is_resource_variable", False)) and x.dtype.base_dtype == dtype:
+        return x              # as TF, a resource variable too (its consumers read it)
     graph, scope = _scope(name, "Cast", [x])
     with scope as s:
         if isinstance(x, IndexedSlices):     # as TF: only the values change type, the slices stay sparse

@@ -214,6 +214,8 @@ def gather_nd(params, indices, name=None, batch_dims=0):
     if batch_dims:
         raise NotImplementedError("graphlab implements tf.gather_nd for batch_dims=0 only; fold the batch axes "
                                   "into the indices instead.")
+    if getattr(params, "_is_resource_variable", False):
+        return params.gather_nd(indices, name=name)            # ResourceGatherNd, as TF
     return build_op("GatherNd", [params, indices], attrs={"bad_indices_policy": ""}, name=name).outputs[0]
 
 
@@ -237,8 +239,11 @@ tensor_scatter_max = _tensor_scatter("TensorScatterMax")
 tensor_scatter_min = _tensor_scatter("TensorScatterMin")
 
 
-def _state_scatter(op_type):
-    def op(ref, indices, updates, use_locking=False, name=None):
+def _state_scatter(op_type, default_locking=False):
+    def op(ref, indices, updates, use_locking=default_locking, name=None):
+        if getattr(ref, "_is_resource_variable", False):       # ResourceScatterNd*, as TF dispatches it
+            return ref._scatter_nd(op_type[len("ScatterNd"):], indices, updates, name=name,
+                                   use_locking=use_locking)
         return build_op(op_type, [ref, indices, updates], attrs={"use_locking": bool(use_locking)},
                         name=name).outputs[0]
     op.__doc__ = "``tf.%s``: updates the variable ``ref`` when run and returns its new value." % op_type
@@ -246,7 +251,8 @@ def _state_scatter(op_type):
     return op
 
 
-scatter_nd_update, scatter_nd_add, scatter_nd_sub = (_state_scatter("ScatterNd" + k) for k in ("Update", "Add", "Sub"))
+scatter_nd_update = _state_scatter("ScatterNdUpdate", True)
+scatter_nd_add, scatter_nd_sub = (_state_scatter("ScatterNd" + k) for k in ("Add", "Sub"))
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_update", "tensor_scatter_add", "tensor_scatter_sub",
            "tensor_scatter_max", "tensor_scatter_min", "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub"]

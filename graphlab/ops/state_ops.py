@@ -146,7 +146,10 @@ register_op(
 
 
 def assign(ref, value, validate_shape=None, use_locking=None, name=None):
-    """``tf.assign``: an op that, when run, stores ``value`` into the variable ``ref``."""
+    """``tf.assign``: an op that, when run, stores ``value`` into the variable ``ref`` (a resource variable's
+    own ``assign``, as TF dispatches it)."""
+    if getattr(ref, "_is_resource_variable", False):
+        return ref.assign(value, name=name)
     attrs = {"validate_shape": True if validate_shape is None else validate_shape,
              "use_locking": True if use_locking is None else use_locking}
     return build_op("Assign", [ref, value], attrs=attrs, name=name).outputs[0]
@@ -175,6 +178,8 @@ register_op(
 
 
 def assign_add(ref, value, use_locking=None, name=None):
+    if getattr(ref, "_is_resource_variable", False):
+        return ref.assign_add(value)          # TF passes neither name nor use_locking on
     return build_op("AssignAdd", [ref, value], attrs={"use_locking": bool(use_locking)}, name=name).outputs[0]
 
 
@@ -189,6 +194,8 @@ register_op(
 
 
 def assign_sub(ref, value, use_locking=None, name=None):
+    if getattr(ref, "_is_resource_variable", False):
+        return ref.assign_sub(value)
     return build_op("AssignSub", [ref, value], attrs={"use_locking": bool(use_locking)}, name=name).outputs[0]
 
 
@@ -203,6 +210,8 @@ register_op(
 
 
 def is_variable_initialized(variable, name=None):
+    if getattr(variable, "_is_resource_variable", False):
+        return variable.is_initialized(name=name)
     return build_op("IsVariableInitialized", [variable], name=name).outputs[0]
 
 

@@ -143,11 +143,13 @@ class VariableScope:
             dtype = self._dtype
         full_name = self._name + "/" + name if self._name else name
         graph = graph_mod.get_default_graph()
+        if use_resource is None:
+            use_resource = self._use_resource
         with graph.name_scope(None):
             return var_store.get_variable(
                 full_name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
                 reuse=reuse, trainable=trainable, collections=collections, validate_shape=validate_shape,
-                custom_getter=custom_getter, constraint=constraint)
+                custom_getter=custom_getter, constraint=constraint, use_resource=use_resource)
 
 
 class _VariableStore:
@@ -158,22 +160,23 @@ class _VariableStore:
 
     def get_variable(self, name, shape=None, dtype=dtypes.float32, initializer=None, regularizer=None,
                      reuse=None, trainable=None, collections=None, validate_shape=True, custom_getter=None,
-                     constraint=None):
+                     constraint=None, use_resource=None):
         if custom_getter is not None:
             def true_getter(name, shape=None, dtype=dtypes.float32, initializer=None, regularizer=None,
                             reuse=None, trainable=None, collections=None, validate_shape=True,
-                            constraint=None, **kwargs):
+                            constraint=None, use_resource=use_resource, **kwargs):
                 return self._get_single_variable(name, shape, dtype, initializer, regularizer, reuse,
-                                                 trainable, collections, validate_shape, constraint)
+                                                 trainable, collections, validate_shape, constraint,
+                                                 use_resource)
             return custom_getter(true_getter, name, shape=shape, dtype=dtype, initializer=initializer,
                                  regularizer=regularizer, reuse=reuse, trainable=trainable,
                                  collections=collections, validate_shape=validate_shape,
-                                 constraint=constraint)
+                                 constraint=constraint, use_resource=use_resource)
         return self._get_single_variable(name, shape, dtype, initializer, regularizer, reuse, trainable,
-                                         collections, validate_shape, constraint)
+                                         collections, validate_shape, constraint, use_resource)
 
     def _get_single_variable(self, name, shape, dtype, initializer, regularizer, reuse, trainable,
-                             collections, validate_shape, constraint):
+                             collections, validate_shape, constraint, use_resource=None):
         from graphlab.ops import variables
         from graphlab.ops import init_ops
         initializing_from_value = initializer is not None and not callable(initializer)
@@ -233,7 +236,8 @@ class _VariableStore:
         with graph.control_dependencies(None):
             v = variables.Variable(initial_value=init_val, name=name, trainable=trainable,
                                    collections=collections, dtype=variable_dtype,
-                                   validate_shape=validate_shape, constraint=constraint)
+                                   validate_shape=validate_shape, constraint=constraint,
+                                   use_resource=use_resource)
         self._vars[name] = v
         if regularizer:
             with graph.name_scope(name + "/Regularizer/"):
@@ -325,7 +329,26 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     return get_variable_scope().get_variable(
         _get_default_variable_store(), name, shape=shape, dtype=dtype, initializer=initializer,
         regularizer=regularizer, trainable=trainable, collections=collections, validate_shape=validate_shape,
-        custom_getter=custom_getter, constraint=constraint)
+        custom_getter=custom_getter, constraint=constraint, use_resource=use_resource)
+
+
+# TF's _DEFAULT_USE_RESOURCE: what a variable made with use_resource=None, outside a resource scope, is
+_DEFAULT_USE_RESOURCE = [False]
+
+
+def enable_resource_variables():
+    """``tf.enable_resource_variables()``: from now on, variables are ResourceVariables unless a scope or
+    ``use_resource=False`` says otherwise."""
+    _DEFAULT_USE_RESOURCE[0] = True
+
+
+def disable_resource_variables():
+    """``tf.disable_resource_variables()`` (TF1's default): variables are reference variables."""
+    _DEFAULT_USE_RESOURCE[0] = False
+
+
+def resource_variables_enabled():
+    return _DEFAULT_USE_RESOURCE[0]
 
 
 def get_local_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=False,
@@ -337,7 +360,7 @@ def get_local_variable(name, shape=None, dtype=None, initializer=None, regulariz
 
 @contextlib.contextmanager
 def _pure_variable_scope(name_or_scope, reuse, initializer, regularizer, dtype, custom_getter,
-                         old_name_scope, constraint):
+                         old_name_scope, constraint, use_resource=None):
     """Switch the current VariableScope only (no op name scope): the part variable names depend on."""
     store = get_variable_scope_store()
     old = store.current_scope
@@ -347,13 +370,13 @@ def _pure_variable_scope(name_or_scope, reuse, initializer, regularizer, dtype, 
                               initializer=name_or_scope.initializer, regularizer=name_or_scope.regularizer,
                               custom_getter=name_or_scope.custom_getter,
                               name_scope=name_or_scope.original_name_scope, dtype=name_or_scope.dtype,
-                              constraint=name_or_scope.constraint)
+                              constraint=name_or_scope.constraint, use_resource=name_or_scope.use_resource)
     else:
         new_name = old.name + "/" + name_or_scope if old.name else name_or_scope
         scope = VariableScope(reuse or old.reuse, name=new_name, initializer=old.initializer,
                               regularizer=old.regularizer, custom_getter=old.custom_getter,
                               name_scope=old_name_scope or name_or_scope, dtype=old.dtype,
-                              constraint=old.constraint)
+                              constraint=old.constraint, use_resource=old.use_resource)
     if initializer is not None:
         scope.set_initializer(initializer)
     if regularizer is not None:
@@ -365,6 +388,8 @@ def _pure_variable_scope(name_or_scope, reuse, initializer, regularizer, dtype, 
                                 if not isinstance(name_or_scope, VariableScope) else custom_getter)
     if constraint is not None:
         scope._constraint = constraint
+    if use_resource is not None:
+        scope.set_use_resource(use_resource)
     store.open_variable_scope(new_name)
     store.current_scope = scope
     try:
@@ -422,7 +447,7 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
                     old_name_scope = ns if isinstance(name_or_scope, str) else \
                         name_or_scope.original_name_scope
                     with _pure_variable_scope(name_or_scope, reuse, initializer, regularizer, dtype,
-                                              custom_getter, old_name_scope, constraint) as vs:
+                                              custom_getter, old_name_scope, constraint, use_resource) as vs:
                         yield vs
             else:
                 old_name_scope = graph.get_name_scope()
@@ -430,7 +455,7 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
                 if isinstance(name_or_scope, VariableScope):
                     old_name_scope = name_or_scope.original_name_scope
                 with _pure_variable_scope(name_or_scope, reuse, initializer, regularizer, dtype,
-                                          custom_getter, old_name_scope, constraint) as vs:
+                                          custom_getter, old_name_scope, constraint, use_resource) as vs:
                     yield vs
         else:
             if reuse:
@@ -438,7 +463,7 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             with graph.name_scope(default_name) as ns:
                 unique = _unique_default_scope(default_name)
                 with _pure_variable_scope(unique, None, initializer, regularizer, dtype, custom_getter,
-                                          ns, constraint) as vs:
+                                          ns, constraint, use_resource) as vs:
                     yield vs
 
 

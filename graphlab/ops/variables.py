@@ -14,7 +14,19 @@ from graphlab.framework.registry import build_op, convert_to_tensor, get_opdef
 
 class Variable:
     """``<tf.Variable 'v:0' shape=() dtype=float32_ref>``. Creating one adds v/initial_value, v, v/Assign
-    and v/read to the graph, and the variable to the global (and trainable) collections."""
+    and v/read to the graph, and the variable to the global (and trainable) collections.
+
+    ``Variable(..., use_resource=True)`` (or one made under ``variable_scope(..., use_resource=True)`` or after
+    ``tf.enable_resource_variables()``) is a ResourceVariable instead (graphlab/ops/resource_variable_ops.py),
+    as TF's variable creator decides."""
+
+    _TF_CLASS = "tensorflow.python.ops.ref_variable.RefVariable"     # the class TF's messages name
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Variable and _wants_resource(args, kwargs):
+            from graphlab.ops import resource_variable_ops
+            return object.__new__(resource_variable_ops.ResourceVariable)
+        return object.__new__(cls)
 
     def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None, expected_shape=None,
@@ -185,6 +197,21 @@ class Variable:
 
     def __iter__(self):
         raise TypeError("'Variable' object is not iterable.")
+
+
+def _wants_resource(args, kwargs):
+    """TF's default_variable_creator: use_resource if given, else the variable scope's, else the global
+    default (enable_resource_variables); a VariableDef says itself whether it is a resource variable."""
+    variable_def = kwargs.get("variable_def", args[6] if len(args) > 6 else None)
+    if variable_def is not None:
+        return bool(getattr(variable_def, "is_resource", False))
+    use_resource = kwargs.get("use_resource", args[11] if len(args) > 11 else None)
+    if use_resource is None:
+        from graphlab.ops import variable_scope
+        use_resource = variable_scope.get_variable_scope().use_resource
+        if use_resource is None:
+            use_resource = variable_scope.resource_variables_enabled()
+    return bool(use_resource)
 
 
 def _delegate(name):
