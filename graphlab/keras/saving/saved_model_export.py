@@ -20,16 +20,12 @@ import os
 import shutil
 import tempfile
 
-import numpy as np
-
-from graphlab.formats import tensor_bundle
 from graphlab.framework import graph as graph_mod
 from graphlab.keras.saving import model_config as config_mod
-from graphlab.keras.saving import object_graph
+from graphlab.keras.saving import checkpoint_ops, object_graph
 from graphlab.runtime.session import Session
 from graphlab.saved_model import builder as builder_mod
 from graphlab.saved_model import signature_constants, signature_def_utils, tag_constants
-from graphlab.train.saver import Saver
 
 
 def _layer_names(tensors):
@@ -54,16 +50,12 @@ def _write(model, export_dir, session):
     """Save ``model`` (in ``session``'s graph) into the new, empty directory ``export_dir``."""
     builder = builder_mod.SavedModelBuilder(export_dir)
     proto, entries = object_graph.build(model)
-    saver = Saver(var_list={e.key: e.variable for e in entries}, allow_empty=True)
+    saver = checkpoint_ops.SavedModelSaver(session.graph, [(e.key, e.variable) for e in entries],
+                                           proto.SerializeToString())
     signature = _signature(model)
     builder.add_meta_graph_and_variables(
         session, [tag_constants.SERVING],
         signature_def_map={signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY: signature}, saver=saver)
-    prefix = os.path.join(export_dir, "variables", "variables")
-    reader = tensor_bundle.BundleReader(prefix)
-    tensors = {k: reader.read(k) for k in reader.keys()}
-    tensors[object_graph.OBJECT_GRAPH_KEY] = np.array(proto.SerializeToString(), dtype=object)
-    tensor_bundle.write_bundle(prefix, tensors)
     os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
     builder.save()
 
@@ -88,6 +80,10 @@ def _inference_copy(model, session):
                              "exported for serving." % (model.name, len(clone_weights), len(values)))
         for variable, value in zip(clone_weights, values):
             variable.load(value, sess)
+        # The copy's meta graph holds no collections (tf-keras's SavedModel lists none but its main op): the
+        # Saver restores the variables, and a server needs only the signature.
+        for key in list(graph.get_all_collection_keys()):
+            graph.clear_collection(key)
     return graph, sess, clone
 
 

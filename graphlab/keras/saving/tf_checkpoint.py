@@ -14,16 +14,22 @@ import numpy as np
 
 from graphlab.formats import tensor_bundle, text_format
 from graphlab.formats.errors import NotFoundError
-from graphlab.keras.saving import object_graph
+from graphlab.keras.saving import checkpoint_ops, object_graph
 
 
 def save(model, filepath, session):
-    """Write the model's (and its optimizer's) variables at ``filepath`` (a prefix), then the state file."""
+    """Write the model's (and its optimizer's) variables at ``filepath`` (a prefix), then the state file.
+
+    The values go through the save ops (checkpoint_ops.py) in the model's graph, as tf-keras runs them."""
     proto, entries = object_graph.build(model)
-    values = session.run([e.variable for e in entries]) if entries else []
-    tensors = {e.key: np.asarray(v) for e, v in zip(entries, values)}
-    tensors[object_graph.OBJECT_GRAPH_KEY] = np.array(proto.SerializeToString(), dtype=object)
-    tensor_bundle.write_bundle(filepath, tensors)
+    graph = session.graph
+    pairs = [(e.key, e.variable) for e in entries]
+    ops = checkpoint_ops.cached(model, graph, "save", tuple((k, id(v)) for k, v in pairs),
+                                lambda: checkpoint_ops.SaveOps(graph, pairs))
+    parent = os.path.dirname(filepath)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    ops.run(session, filepath, proto.SerializeToString())
     # TF records the prefix relative to its directory (save_relative_paths=True): 'w', not '/tmp/x/w'.
     rel = os.path.basename(filepath)
     state = text_format.checkpoint_state(rel, [rel])
@@ -94,18 +100,19 @@ def load(model, filepath, session):
         if key not in reader:
             raise ValueError("The checkpoint %s is damaged: its object graph names the key %r, which it "
                              "does not hold." % (filepath, key))
-        value = reader.read(key)
+        shape, _ = reader.shape_and_dtype(key)
+        value_shape = tuple(shape)
         expected = tuple(entry.variable.shape.as_list()) if hasattr(entry.variable.shape, "as_list") \
             else tuple(entry.variable.shape)
-        if None not in expected and tuple(value.shape) != expected:
+        if None not in expected and value_shape != expected:
             raise ValueError("Cannot load %s into %s: the checkpoint holds %s with shape %s, the variable's "
                              "shape is %s. The model must be built as the one that saved the weights."
-                             % (filepath, entry.variable.name, key, tuple(value.shape), expected))
-        assignments.append((entry.variable, value))
+                             % (filepath, entry.variable.name, key, value_shape, expected))
+        assignments.append((entry.variable, key))
     if entries and not assignments:
         raise AssertionError("No checkpointed values were matched in %s: its objects %s do not match the "
                              "model's %s." % (filepath, _top_names(theirs), _top_names(ours)))
-    assign(assignments, session)
+    restore(model, assignments, filepath, session)
     return len(assignments)
 
 
@@ -113,8 +120,26 @@ def _top_names(proto):
     return sorted(c.local_name for c in proto.nodes[0].children) if proto.nodes else []
 
 
+def restore(model, pairs, filepath, session):
+    """Run RestoreV2 of [(variable, key)] and the assigns, built once per model, graph and key set."""
+    graph = session.graph
+    wanted = [(key, variable) for variable, key in pairs]
+    ops = checkpoint_ops.cached(model, graph, "restore", tuple((k, id(v)) for k, v in wanted),
+                                lambda: checkpoint_ops.RestoreOps(graph, wanted))
+    ops.run(session, filepath)
+
+
 def assign(pairs, session):
-    """Write (variable, value) pairs in ``session``: each variable's ``load`` feeds its initializer."""
+    """Write (variable, value) pairs in ``session`` as Keras's backend does (batch_set_value: one assign
+    placeholder per variable, made once); a variable outside Keras by its ``load``."""
+    try:
+        from graphlab.keras import backend
+        setter = backend.batch_set_value
+    except (ImportError, AttributeError):
+        setter = None
+    if setter is not None and pairs:
+        setter([(variable, np.asarray(value)) for variable, value in pairs])
+        return
     for variable, value in pairs:
         dtype = getattr(getattr(variable, "dtype", None), "as_numpy_dtype", None)
         variable.load(np.asarray(value, dtype=dtype) if dtype is not None else value, session)
