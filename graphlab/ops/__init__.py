@@ -22,3 +22,4 @@ from graphlab.ops import random_sampling_ops  # noqa: F401,E402  (Multinomial, R
 from graphlab.ops import quantization_ops  # noqa: F401,E402  (Dequantize)
 from graphlab.ops import control_flow_protos  # noqa: F401,E402  (cond/while contexts in meta graphs)
 from graphlab.ops import resource_variable_ops  # noqa: F401,E402  (VarHandleOp, ReadVariableOp, *VariableOp, ResourceGather/Scatter*)
+from graphlab.ops import resource_training_ops  # noqa: F401,E402  (ResourceApply*: the fused updates on resource variables)
