@@ -48,19 +48,38 @@ def _serialize(value):
     raise TypeError("Cannot save %r in the training configuration" % (value,))
 
 
-def training_config(model):
-    """The compile arguments tf-keras stores, or None for a model that was not compiled."""
-    optimizer = getattr(model, "optimizer", None)
+def _compile_args(model):
+    """The arguments ``compile`` was given: Model._get_compile_args where the engine offers it, else the
+    attributes compile stores (loss, _compile_metrics, loss_weights, sample_weight_mode,
+    _compile_weighted_metrics)."""
     getter = getattr(model, "_get_compile_args", None)
-    if optimizer is None or getter is None or not getattr(model, "_compile_was_called", True):
+    if getter is not None:
+        return dict(getter(user_metrics=False))
+    return {"loss": getattr(model, "loss", None), "metrics": getattr(model, "_compile_metrics", None),
+            "loss_weights": getattr(model, "loss_weights", None),
+            "sample_weight_mode": getattr(model, "sample_weight_mode", None),
+            "weighted_metrics": getattr(model, "_compile_weighted_metrics", None)}
+
+
+def training_config(model):
+    """The compile arguments tf-keras stores, or None for a model that was not compiled (or was compiled
+    with a ``tf.train`` optimizer, whose state tf-keras does not save either)."""
+    optimizer = getattr(model, "optimizer", None)
+    compiled = getattr(model, "_v1_compile_was_called", None)
+    if compiled is None:
+        compiled = getattr(model, "_compile_was_called", False)
+    if optimizer is None or not compiled:
         return None
-    args = dict(getter(user_metrics=False))
+    if type(optimizer).__name__ == "TFOptimizer":
+        _log.warning("TensorFlow optimizers do not make it possible to access optimizer attributes or optimizer "
+                     "state after instantiation. As a result, we cannot save the optimizer as part of the model "
+                     "save file. You will have to compile your model again after loading it. Prefer using a "
+                     "TF-Keras optimizer instead (see keras.io/optimizers).")
+        return None
+    args = _compile_args(model)
     args.pop("optimizer", None)
-    config = {key: _serialize(args.get(key)) for key in
+    config = {key: _serialize(args.get(key) if args.get(key) != {} else None) for key in
               ("loss", "metrics", "loss_weights", "sample_weight_mode", "weighted_metrics")}
-    for key, value in args.items():
-        if key not in config:
-            config[key] = _serialize(value)
     config["optimizer_config"] = {"class_name": type(optimizer).__name__, "config": optimizer.get_config()}
     return config
 
@@ -92,7 +111,7 @@ def save_model_to_hdf5(model, filepath, include_optimizer, session):
         if train_config is not None:
             f.attrs["training_config"] = model_config.dumps(train_config).encode("utf8")
         hdf5_format.save_weights_to_group(f.create_group("model_weights"), model, session)
-        if include_optimizer and getattr(model, "optimizer", None) is not None:
+        if train_config is not None:
             hdf5_format.save_optimizer_weights(f, model.optimizer, session)
 
     hdf5_format.write_file_atomically(filepath, fill)
