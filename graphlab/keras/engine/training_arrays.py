@@ -96,10 +96,37 @@ def standardize(model, x, y=None, sample_weight=None, class_weight=None):
     targets = []
     if y is not None:
         endpoints = [e for e in model._training_endpoints if not e.should_skip_target()]
-        targets = _standardize_arrays(y, [e.output_name for e in endpoints],
-                                      [e.feed_output_shape() for e in endpoints], "target")
+        targets = _standardize_arrays(y, [e.output_name for e in endpoints], None, "target")
         _check_array_lengths(inputs, targets)
+        _check_loss_and_target(targets, endpoints)
     return inputs, targets, []
+
+
+def _check_loss_and_target(targets, endpoints):
+    """tf-keras's check of targets against the losses that need their output's shape."""
+    from graphlab.keras import losses
+    key_fns = (losses.mean_squared_error, losses.binary_crossentropy, losses.categorical_crossentropy)
+    key_classes = (losses.MeanSquaredError, losses.BinaryCrossentropy, losses.CategoricalCrossentropy)
+    for y, e in zip(targets, endpoints):
+        loss = e.loss_fn
+        wrapper = isinstance(loss, losses.LossFunctionWrapper)
+        if isinstance(loss, losses.CategoricalCrossentropy) or (wrapper and loss.fn is losses.categorical_crossentropy):
+            if y.shape[-1] == 1:
+                raise ValueError("You are passing a target array of shape " + str(y.shape) + " while using as loss "
+                                 "`categorical_crossentropy`. `categorical_crossentropy` expects targets to be binary "
+                                 "matrices (1s and 0s) of shape (samples, classes). If your targets are integer "
+                                 "classes, you can convert them to the expected format via:\n```\nfrom "
+                                 "tf_keras.src.utils import to_categorical\ny_binary = to_categorical(y_int)\n```\n\n"
+                                 "Alternatively, you can use the loss function `sparse_categorical_crossentropy` "
+                                 "instead, which does expect integer targets.")
+        if isinstance(loss, key_classes) or (wrapper and loss.fn in key_fns):
+            shape = tuple(e.output.shape.as_list())
+            for target_dim, out_dim in zip(y.shape[1:], shape[1:]):
+                if out_dim is not None and target_dim != out_dim:
+                    name = loss.name if loss.name is not None else (loss.fn if wrapper else type(loss)).__name__
+                    raise ValueError("A target array with shape " + str(y.shape) + " was passed for an output of "
+                                     "shape " + str(shape) + " while using as loss `" + name + "`. This loss "
+                                     "expects targets to have the same shape as the output.")
 
 
 def _make_batches(size, batch_size):
@@ -312,6 +339,8 @@ def model_iteration(model, inputs, targets=None, batch_size=None, epochs=1, verb
         if len(results) == 1:
             results = results[0]
         if do_validation and _should_validate(validation_freq, epoch) and not model.stop_training:
+            # validation batches are shuffled too (tf-keras calls its loop with the default shuffle=True), which
+            # draws from numpy's generator between training epochs
             val_results = model_iteration(model, val_inputs, targets=val_targets, batch_size=batch_size,
                                           steps_per_epoch=validation_steps, callbacks=callbacks, verbose=0,
                                           mode=ModeKeys.TEST, steps_name="validation_steps")
@@ -408,7 +437,7 @@ def evaluate(model, x, y, batch_size=None, verbose=1, sample_weight=None, steps=
     else:
         inputs, targets, _ = standardize(model, x, y, sample_weight)
     return model_iteration(model, inputs, targets, batch_size=batch_size, verbose=verbose, steps_per_epoch=steps,
-                           callbacks=callbacks, mode=ModeKeys.TEST)
+                           callbacks=callbacks, mode=ModeKeys.TEST, shuffle=False)
 
 
 def predict(model, x, batch_size=None, verbose=0, steps=None, callbacks=None):
@@ -418,7 +447,7 @@ def predict(model, x, batch_size=None, verbose=0, steps=None, callbacks=None):
     else:
         inputs, _, _ = standardize(model, x)
     return model_iteration(model, inputs, batch_size=batch_size, verbose=verbose, steps_per_epoch=steps,
-                           callbacks=callbacks, mode=ModeKeys.PREDICT)
+                           callbacks=callbacks, mode=ModeKeys.PREDICT, shuffle=False)
 
 
 def _ensure_compiled(model, x):
