@@ -147,6 +147,16 @@ result = {"compiled": compiled, "weighted_fit": weighted_fit, "history": h.histo
           "train_on_batch": floats(tb), "names": m.metrics_names, "class_history": hc.history,
           "weights": [floats(v) for v in m.get_weights() + c.get_weights()]}
 """
+SNIPPETS["compile before the input shape is known"] = """
+x = np.random.RandomState(0).rand(10, 4).astype('float32'); y = np.random.RandomState(1).rand(10, 1).astype('float32')
+m = keras.Sequential([keras.layers.Dense(3, activation='relu'), keras.layers.Dense(1)])
+m.compile('sgd', 'mse', metrics=['mae'])
+built_before = m.built
+n0 = len(tf.get_default_graph().get_operations())
+h = m.fit(x, y, epochs=1, verbose=0, batch_size=5, shuffle=False)
+result = {"built_before": built_before, "ops": ops(n0), "names": m.metrics_names,
+          "variables": [v.name for v in m.weights]}
+"""
 SNIPPETS["errors"] = MODEL + """
 result = []
 def attempt(fn):

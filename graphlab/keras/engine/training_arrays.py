@@ -536,7 +536,17 @@ def _ensure_compiled(model, x):
         raise RuntimeError("graphlab's Keras needs the model's input shape before training: give the first "
                            "layer input_shape=... (or call the model on an Input) before compile")
     first = _as_list(x, ["input"])[0]
-    model._build_for_input((None,) + first.shape[1:], first.dtype)
+    dtype = "float32" if first.dtype.kind == "f" else first.dtype.name
+    # as tf-keras's _set_inputs: a placeholder named input_<n>, the model called on it (its layers' ops and
+    # variables under the model's name scope), outputs named output_<n>
+    name = K.unique_object_name("input", zero_based=False)
+    inputs = K.placeholder(shape=(None,) + first.shape[1:], dtype=dtype, name=name)
+    K.learning_phase()  # the model's call asks for it (its layers may take `training`)
+    outputs = model(inputs)
+    model.inputs, model.outputs = [inputs], outputs if isinstance(outputs, list) else [outputs]
+    model.input_names = [name]
+    model.output_names = ["output_%d" % (i + 1) for i in range(len(model.outputs))]
+    model.built = True
     model.compile(optimizer=model.optimizer, loss=model.loss, metrics=model._compile_metrics,
                   loss_weights=model.loss_weights, sample_weight_mode=model.sample_weight_mode,
                   weighted_metrics=model._compile_weighted_metrics, **model._function_kwargs)
