@@ -157,6 +157,15 @@ h = m.fit(x, y, epochs=1, verbose=0, batch_size=5, shuffle=False)
 result = {"built_before": built_before, "ops": ops(n0), "names": m.metrics_names,
           "variables": [v.name for v in m.weights]}
 """
+SNIPPETS["LSTM and Dropout, rmsprop"] = """
+tf.set_random_seed(0)
+x = np.random.RandomState(0).rand(8, 5, 3).astype('float32'); y = np.random.RandomState(1).rand(8, 1).astype('float32')
+m = keras.Sequential([keras.layers.LSTM(4, input_shape=(5, 3)), keras.layers.Dropout(0.3), keras.layers.Dense(1)])
+m.set_weights([np.sin(np.arange(np.prod(w.shape), dtype=np.float32)).reshape(w.shape) * 0.3 for w in m.get_weights()])
+m.compile('rmsprop', 'mse', metrics=['mae'])
+h = m.fit(x, y, batch_size=4, epochs=2, verbose=2, shuffle=False)
+result = {"history": h.history, "weights": [floats(w) for w in m.get_weights()], "pred": floats(m.predict(x))}
+"""
 SNIPPETS["errors"] = MODEL + """
 result = []
 def attempt(fn):
