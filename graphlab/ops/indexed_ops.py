@@ -91,7 +91,8 @@ for _type, (_combine, _doc) in _SCATTER.items():
 def _scatter(op_type, default_locking):
     def scatter(ref, indices, updates, use_locking=default_locking, name=None):
         if getattr(ref, "_is_resource_variable", False):       # ResourceScatter*, as TF dispatches it
-            return ref._scatter(op_type[len("Scatter"):], indices, updates, name=name)
+            from graphlab.ops import resource_variable_ops
+            return resource_variable_ops.state_scatter(ref, op_type[len("Scatter"):], indices, updates, name)
         ref = ref._ref() if hasattr(ref, "_ref") else ref
         return build_op(op_type, [ref, indices, updates], attrs={"use_locking": bool(use_locking)},
                         name=name).outputs[0]

@@ -19,7 +19,7 @@ import threading
 
 import numpy as np
 
-from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError, OutOfRangeError
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
 from graphlab.framework.graph import GraphKeys
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
@@ -396,6 +396,28 @@ def resource_scatter(kind, resource, indices, updates, name=None):
     return build_op("ResourceScatter" + kind, [resource, indices, updates], name=name)
 
 
+# ---------------------------------------------------------------------------------- ResourceCountUpTo
+def _count_up_to_kernel(ctx, var):
+    current = var.read(ctx)
+    limit = ctx.attrs["limit"]
+    if current >= limit:
+        raise OutOfRangeError(None, ctx.op, "Reached limit of %d" % limit)
+    before = np.array(current)
+    var.write(np.asarray(current + 1, dtype=current.dtype))
+    return before
+
+
+register_op(
+    "ResourceCountUpTo",
+    inputs=["resource: resource"],
+    outputs=lambda op: [(op._attrs["T"], tensor_shape.SCALAR)],
+    kernel=updating(_count_up_to_kernel),
+    grad=NOT_DIFFERENTIABLE,
+    stateful=True,
+    doc="Increments a scalar resource variable until it reaches `limit` (OutOfRangeError); outputs the value "
+        "before the increment.")
+
+
 # ----------------------------------------------------------------------------------- ResourceVariable
 def _read(handle, dtype, name=None):
     return read_variable_op(handle, dtype, name=name)
@@ -553,10 +575,9 @@ class ResourceVariable(variables.Variable):
         return session.run(self._graph_element)
 
     def sparse_read(self, indices, name=None):
+        # no control dependency on an update that returned this variable: TF's _UnreadVariable keeps none
+        # here (a gather of ``v.assign(x)`` is not ordered after the assign)
         with self._handle.graph.name_scope("Gather" if name is None else name) as scope:
-            if self._parent_op is not None:
-                with self._handle.graph.control_dependencies([self._parent_op]):
-                    return resource_gather(self._handle, indices, self._dtype, name=scope)
             return resource_gather(self._handle, indices, self._dtype, name=scope)
 
     def gather_nd(self, indices, name=None):
@@ -609,6 +630,11 @@ class ResourceVariable(variables.Variable):
 
     def scatter_nd_sub(self, indices, updates, name=None):
         return self._scatter_nd("Sub", indices, updates, name)
+
+    def count_up_to(self, limit, name=None):
+        """ResourceCountUpTo: the value before the increment; OutOfRangeError once it reaches ``limit``."""
+        return build_op("ResourceCountUpTo", [self._handle], attrs={"limit": int(limit), "T": self._dtype},
+                        name=name, default_name="ResourceCountUpTo").outputs[0]
 
     def load(self, value, session=None):
         from graphlab.framework import default_stacks
@@ -695,6 +721,10 @@ class _UnreadVariable(ResourceVariable):
     def name(self):
         return self._parent_op.name
 
+    def read_value(self):
+        """A ReadVariableOp after the update (TF adds no Read scope nor Identity here)."""
+        return self._read_variable_op()
+
     def assign(self, value, use_locking=None, name=None, read_value=True):
         with self._parent_op.graph.control_dependencies([self._parent_op]):
             return ResourceVariable.assign(self, value, use_locking, name, read_value)
@@ -714,6 +744,15 @@ class _UnreadVariable(ResourceVariable):
     @property
     def op(self):
         return self._parent_op
+
+
+def state_scatter(var, kind, indices, updates, name=None, use_locking=True):
+    """``tf.scatter_add(v, ...)`` / ``tf.scatter_nd_update(v, ...)`` of a resource variable (``kind``: "Add",
+    "NdUpdate" ...): TF's state_ops functions build the op on the handle without the control dependency a
+    method of the result of an update adds, and return a read of the variable after the op."""
+    if kind.startswith("Nd"):
+        return ResourceVariable._scatter_nd(var, kind[2:], indices, updates, name=name, use_locking=use_locking)
+    return ResourceVariable._scatter(var, kind, indices, updates, name=name)
 
 
 def is_resource_variable(var):

@@ -242,8 +242,9 @@ tensor_scatter_min = _tensor_scatter("TensorScatterMin")
 def _state_scatter(op_type, default_locking=False):
     def op(ref, indices, updates, use_locking=default_locking, name=None):
         if getattr(ref, "_is_resource_variable", False):       # ResourceScatterNd*, as TF dispatches it
-            return ref._scatter_nd(op_type[len("ScatterNd"):], indices, updates, name=name,
-                                   use_locking=use_locking)
+            from graphlab.ops import resource_variable_ops
+            return resource_variable_ops.state_scatter(ref, op_type[len("Scatter"):], indices, updates, name,
+                                                       use_locking)
         return build_op(op_type, [ref, indices, updates], attrs={"use_locking": bool(use_locking)},
                         name=name).outputs[0]
     op.__doc__ = "``tf.%s``: updates the variable ``ref`` when run and returns its new value." % op_type

@@ -236,6 +236,8 @@ register_op(
 
 def count_up_to(ref, limit, name=None):
     """``tf.count_up_to``: the variable's value before the increment."""
+    if getattr(ref, "_is_resource_variable", False):
+        return ref.count_up_to(limit, name=name)
     ref = getattr(ref, "_variable", ref)
     return build_op("CountUpTo", [ref], attrs={"limit": int(limit)}, name=name, default_name="CountUpTo").outputs[0]
 

@@ -17,6 +17,7 @@ import time
 from graphlab.formats.protos import saver_pb2
 from graphlab.formats import errors
 from graphlab.framework import graph as graph_mod
+from graphlab.framework.graph import GraphKeys
 from graphlab.train import checkpoint_utils
 
 
@@ -392,6 +393,8 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
             sd.save_tensor_name = graph_mod.prepend_name_scope(sd.save_tensor_name, import_scope)
             sd.restore_op_name = graph_mod.prepend_name_scope(sd.restore_op_name, import_scope)
         saver = Saver(saver_def=sd)
+    elif graph_mod.get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, import_scope):
+        saver = Saver()       # as TF: without a SaverDef, a default Saver for the graph's variables
     if return_elements is not None:
         return saver, elements
     return saver

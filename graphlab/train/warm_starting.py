@@ -12,7 +12,10 @@ def _set_checkpoint_initializer(variable, ckpt_file, tensor_name):
     restore = io_ops.restore_v2(ckpt_file, [tensor_name], [""], [variable.dtype.base_dtype],
                                 name="checkpoint_initializer")[0]
     restore.set_shape(variable.shape)
-    variable._initializer_op = state_ops.assign(variable._ref(), restore).op
+    if getattr(variable, "_is_resource_variable", False):      # as TF: the variable's own assign
+        variable._initializer_op = variable.assign(restore, read_value=False)
+    else:
+        variable._initializer_op = state_ops.assign(variable._ref(), restore).op
     variable._initial_value = restore
 
 

@@ -26,6 +26,12 @@ m = v * v
 with tf.control_dependencies([a]):
     d = tf.identity(v)
 t = tf.tuple([a, tf.constant(2.0)])""",
+    # reads of what an update returned: value() and identity after the update, a gather not ordered by it
+    "reads_of_an_update": """
+v = tf.Variable([[1.0, 2.0], [3.0, 4.0]], use_resource=True)
+u = v.assign([[5.0, 6.0], [7.0, 8.0]])
+outs = [tf.gather(u, [0]), tf.identity(u), u.read_value(), u + 1, tf.gather_nd(u, [[1, 1]]),
+        u.assign_add([[1.0, 1.0], [1.0, 1.0]]), tf.scatter_add(u, [0], [[1.0, 1.0]])]""",
     "every_scatter": """
 v = tf.Variable([1.0, 2.0, 3.0], use_resource=True)
 ops = [tf.scatter_update(v, [1], [5.0]), tf.scatter_sub(v, [0], [1.0]), tf.scatter_mul(v, [2], [2.0]),
@@ -56,6 +62,15 @@ def body(i):
     with tf.control_dependencies([v.assign_add(1.0)]):
         return i + 1
 w = tf.while_loop(lambda i: i < 3, body, [0])""",
+    # TF's resource_variable_ops_test round trip: a meta graph without a SaverDef imports with a default Saver
+    "meta_graph_round_trip": """
+with tf.Graph().as_default() as g1:
+    with tf.variable_scope("foo", use_resource=True):
+        a = tf.get_variable("a", initializer=10.0)
+    tf.train.MomentumOptimizer(learning_rate=0.001, momentum=0.1).minimize(
+        a, colocate_gradients_with_ops=True, global_step=tf.train.get_or_create_global_step())
+    meta = tf.train.export_meta_graph(graph=g1)
+tf.train.import_meta_graph(meta, import_scope="")""",
     "initializers_and_reports": """
 v = tf.Variable([1.0], use_resource=True)
 r = tf.Variable([2.0])
@@ -145,6 +160,36 @@ loss = tf.reduce_sum(v * v) + tf.reduce_sum(tf.gather(v, [2, 0]))
 g = tf.gradients(loss, v)[0]
 sparse = tf.gradients(tf.reduce_sum(tf.gather(v, [2, 2, 0])), v)[0]
 result = _runs([g, tf.convert_to_tensor(sparse)])""",
+    # an IMPALA-style actor (scalable_agent's build_actor, reduced): state in resource local variables, read
+    # once, unrolled with tf.scan, written back under control dependencies the outputs depend on
+    "actor_unroll": """
+def agent_step(obs, state):
+    with tf.variable_scope("agent", reuse=tf.AUTO_REUSE):
+        w = tf.get_variable("w", [2, 3], initializer=tf.constant_initializer(0.5))
+        h = tf.tanh(tf.matmul(obs, w) + state)
+        logits = tf.matmul(h, tf.get_variable("policy", [3, 3], initializer=tf.constant_initializer(0.1)))
+    return tf.argmax(logits, axis=1, output_type=tf.int32), h
+
+def step(carry, _):
+    env_state, obs, agent_state = carry
+    action, agent_state = agent_step(obs, agent_state)
+    env_state = env_state + tf.cast(action, tf.float32) + 1.0
+    return env_state, tf.stack([env_state, env_state * 0.5], axis=1), agent_state
+
+def create_state(t):
+    with tf.variable_scope(None, default_name="state"):
+        return tf.get_local_variable(t.op.name, initializer=t, use_resource=True)
+
+persistent = [create_state(t) for t in (tf.zeros([1]), tf.zeros([1, 2]), tf.zeros([1, 3]))]
+first = [v.read_value() for v in persistent]
+output = tf.scan(step, tf.range(4), tuple(first))
+assigns = [v.assign(t[-1]) for v, t in zip(persistent, output)]
+with tf.control_dependencies(assigns):
+    env_states = tf.concat([first[0], tf.reshape(output[0], [-1])], 0)
+with tf.Session() as sess:
+    sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+    result = [sorted(v.name for v in tf.local_variables()), [sess.run(env_states).tolist() for _ in range(3)],
+              [sess.run(v).tolist() for v in persistent]]""",
     "is_initialized_and_report": """
 v = tf.Variable([1.0], use_resource=True, name="rv")
 r = tf.Variable([2.0], name="ref")
@@ -165,6 +210,36 @@ try:
 finally:
     tf.disable_resource_variables()
 result.append(tf.resource_variables_enabled())""",
+    # count_up_to of a resource variable (ResourceCountUpTo), as num_epochs builds it under
+    # enable_resource_variables
+    "count_up_to_and_num_epochs": """
+tf.enable_resource_variables()
+try:
+    v = tf.Variable(0, name="epochs", trainable=False)
+    c = tf.count_up_to(v, 3)
+    q = tf.train.string_input_producer(["a", "b"], num_epochs=2, shuffle=False)
+    item = q.dequeue()
+    types = [[op.name, op.type] for op in tf.get_default_graph().get_operations() if "Count" in op.type]
+    out = []
+    with tf.Session() as s:
+        s.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+        for _ in range(4):
+            try:
+                out.append(int(s.run(c)))
+            except tf.errors.OutOfRangeError as e:
+                out.append(type(e).__name__)
+        coord = tf.train.Coordinator()
+        threads = tf.train.start_queue_runners(s, coord)
+        try:
+            while True:
+                out.append(s.run(item).decode())
+        except tf.errors.OutOfRangeError:
+            out.append("end")
+        coord.request_stop()
+        coord.join(threads)
+finally:
+    tf.disable_resource_variables()
+result = [types, out]""",
     "initialized_value_and_repr": """
 v = tf.Variable([1.0, 2.0], use_resource=True, name="v")
 try:
