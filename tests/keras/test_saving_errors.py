@@ -121,9 +121,12 @@ def test_damaged_and_foreign_files_name_the_file(tmp_path):
         with pytest.raises(NotImplementedError, match="Streaming restore not supported from name-based "
                                                       "checkpoints when graph building"):
             m.load_weights(str(tmp_path / "named"))
-        with pytest.raises(ValueError, match="is a SavedModel directory"):
-            m.save(str(tmp_path / "sm"), save_format="tf")
-            tf.keras.models.load_model(str(tmp_path / "sm"))
+        # a SavedModel that Keras did not write: no model to rebuild
+        with tf.Graph().as_default(), tf.Session() as sess:
+            x = tf.placeholder(tf.float32, [None], name="x")
+            tf.saved_model.simple_save(sess, str(tmp_path / "plain_sm"), {"x": x}, {"y": x * 2})
+        with pytest.raises(ValueError, match="plain_sm is a SavedModel without keras_metadata.pb"):
+            tf.keras.models.load_model(str(tmp_path / "plain_sm"))
 
 
 def test_failed_save_leaves_the_previous_file(tmp_path, monkeypatch):
@@ -147,4 +150,5 @@ def test_failed_save_leaves_the_previous_file(tmp_path, monkeypatch):
     after = {p: (tmp_path / p).read_bytes() for p in before}
     assert after == before
     assert sorted(os.listdir(tmp_path)) == ["m.h5", "sm", "w.h5"]     # no temporary files left behind
-    assert sorted(os.listdir(tmp_path / "sm")) == ["assets", "saved_model.pb", "variables"]
+    assert sorted(os.listdir(tmp_path / "sm")) == ["assets", "keras_metadata.pb", "saved_model.pb",
+                                                  "variables"]

@@ -68,17 +68,29 @@ def test_h5_model_file_as_tf_keras_writes_it(files):
 
 def test_tf_keras_loads_graphlab_models(files):
     got = json.loads(run_tf(TF_LOADS, files["dir"], files["kind"]).strip().splitlines()[-1])
-    np.testing.assert_allclose(got["h5"], files["ours"], rtol=1e-6)
-    np.testing.assert_allclose(got["sm"], files["ours"], rtol=1e-6)
-    np.testing.assert_allclose(got["sm_weights"], files["ours"], rtol=1e-6)
+    np.testing.assert_allclose(got["h5"], files["ours"], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(got["sm"], files["ours"], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(got["sm_weights"], files["ours"], rtol=1e-6, atol=1e-6)
 
 
 def test_graphlab_loads_tf_keras_h5_model(files, caplog):
     _, predict = _graphlab_build()
     with tf.Graph().as_default():
         m = tf.keras.models.load_model(str(files["dir"] / "tf_trained.h5"), compile=False)
-        np.testing.assert_allclose(predict(m, X), files["ref"]["predict"], rtol=1e-6)
+        np.testing.assert_allclose(predict(m, X), files["ref"]["predict"], rtol=1e-6, atol=1e-6)
         assert type(m).__name__ == ("Sequential" if files["kind"] == "sequential" else "Model")
+
+
+def test_graphlab_loads_keras_saved_models(files):
+    """load_model of a SavedModel directory: tf-keras's (its keras_metadata.pb and object-based variables)
+    and graphlab's own."""
+    _, predict = _graphlab_build()
+    with tf.Graph().as_default():
+        m = tf.keras.models.load_model(str(files["dir"] / "tf_sm"), compile=False)
+        np.testing.assert_allclose(predict(m, X), files["ref"]["predict"], rtol=1e-6, atol=1e-6)
+    with tf.Graph().as_default():
+        m = tf.keras.models.load_model(str(files["dir"] / "gl_sm"), compile=False)
+        np.testing.assert_allclose(predict(m, X), files["ours"], rtol=1e-6, atol=1e-6)
 
 
 def test_saved_model_signature_as_tf_keras(files):
@@ -95,7 +107,7 @@ def test_saved_model_signature_as_tf_keras(files):
         s = loaded.signature_def["serving_default"]
         (_, i), = s.inputs.items()
         (_, o), = s.outputs.items()
-        np.testing.assert_allclose(sess.run(o.name, {i.name: np.array(X, np.float32)}), files["ours"], rtol=1e-6)
+        np.testing.assert_allclose(sess.run(o.name, {i.name: np.array(X, np.float32)}), files["ours"], rtol=1e-6, atol=1e-6)
 
 
 def test_graphlab_serve_answers_with_the_models_predictions(files, tmp_path):
@@ -109,7 +121,7 @@ def test_graphlab_serve_answers_with_the_models_predictions(files, tmp_path):
     with Server("keras", base) as server:
         r = requests.post(server.url + "/v1/models/keras:predict", json={"instances": X}, timeout=60)
         assert r.status_code == 200, r.text
-        np.testing.assert_allclose(r.json()["predictions"], files["ours"], rtol=1e-6)
+        np.testing.assert_allclose(r.json()["predictions"], files["ours"], rtol=1e-6, atol=1e-6)
 
 
 MIXED = """
