@@ -65,22 +65,18 @@ def freeze_graph_def(graph_def, prefix, outputs, keep=None, drop=()):
     from the checkpoint at `prefix` (keyed by the variable's node name, or its shared_name)."""
     from graphlab.framework import graph_io
     from graphlab.formats.protos import attr_value_pb2, graph_def_pb2
-    from graphlab.graph_util import extract_sub_graph
+    from graphlab.graph_util import extract_sub_graph, freeze_resource_reads
     from graphlab.train.checkpoint_utils import CheckpointReader
     reader = CheckpointReader(prefix)
     sub = extract_sub_graph(graph_def, outputs)
     out = graph_def_pb2.GraphDef()
-    resources = set()
+    resources = {}
     count = 0
     for nd in sub.node:
         new = out.node.add()
         frozen = nd.op in _VARIABLE_OPS and (keep is None or nd.name in keep) and nd.name not in drop
         if not frozen:
             new.CopyFrom(nd)
-            if nd.op == "ReadVariableOp" and nd.input[0].split(":")[0] in resources:
-                new.op = "Identity"
-                new.attr.clear()
-                new.attr["T"].CopyFrom(nd.attr["dtype"])
             continue
         key = nd.name
         shared = nd.attr["shared_name"].s.decode() if "shared_name" in nd.attr else ""
@@ -96,8 +92,9 @@ def freeze_graph_def(graph_def, prefix, outputs, keep=None, drop=()):
         new.attr["value"].CopyFrom(attr_value_pb2.AttrValue(
             tensor=graph_io.make_tensor_proto(value, nd.attr["dtype"].type)))
         if nd.op == "VarHandleOp":
-            resources.add(nd.name)
+            resources[nd.name] = nd.attr["dtype"]
         count += 1
+    freeze_resource_reads(out, resources)     # ReadVariableOp -> Identity, ResourceGather -> GatherV2 ...
     out.library.CopyFrom(sub.library)
     out.versions.CopyFrom(sub.versions)
     return out, count

@@ -340,7 +340,10 @@ def graph_to_graph_def(graph, add_shapes=False, export_scope=None):
 
 
 def variable_to_proto(variable, export_scope=None):
-    """VariableDef naming the variable's ops (what the "variables" collection of a meta graph holds)."""
+    """VariableDef naming the variable's ops (what the "variables" collection of a meta graph holds); a
+    resource variable writes its own (``is_resource``)."""
+    if getattr(variable, "_is_resource_variable", False):
+        return variable.to_proto(export_scope)
     vd = variable_pb2.VariableDef(
         variable_name=_strip(variable._variable.name, export_scope),
         initializer_name=_strip(variable._initializer_op.name, export_scope),

@@ -25,7 +25,7 @@ from graphlab.keras.backend import session as ksession
 from graphlab.keras.backend import variables as kvariables
 from graphlab.ops import array_ops, clip_ops, control_flow_ops, custom_gradient, init_ops, math_ops, state_ops
 from graphlab.ops import variables as variables_mod
-from graphlab.ops.resource_training_ops import resource_apply
+from graphlab.ops.resource_training_ops import resource_apply as _build_update
 from graphlab.train.optimizer import Optimizer as TrainOptimizer
 
 _ALLOWED_KWARGS = {"clipnorm", "clipvalue", "lr", "decay", "global_clipnorm"}
@@ -34,6 +34,11 @@ _ALLOWED_KWARGS = {"clipnorm", "clipvalue", "lr", "decay", "global_clipnorm"}
 def _init_scope():
     """tf.init_scope in graph mode: the same graph and name scope, no control dependencies."""
     return control_flow_ops.control_dependencies(None)
+
+
+def resource_apply(kind, inputs, **attrs):
+    """The fused ``ResourceApply<kind>`` update on handles and tensors, in its inputs' order."""
+    return _build_update("ResourceApply" + kind, inputs, **attrs)
 
 
 def _var_name(var):

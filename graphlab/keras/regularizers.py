@@ -21,7 +21,7 @@ class L1L2(Regularizer):
     """l1 * sum(|x|) + 2 * l2 * l2_loss(x), starting from a 0.0 constant."""
 
     def __init__(self, l1=0.0, l2=0.0):
-        self.l1, self.l2 = float(l1 or 0.0), float(l2 or 0.0)
+        self.l1, self.l2 = K.cast_to_floatx(l1 or 0.0), K.cast_to_floatx(l2 or 0.0)
 
     def __call__(self, x):
         regularization = K.constant(0.0, dtype=x.dtype.base_dtype)
@@ -32,7 +32,7 @@ class L1L2(Regularizer):
         return regularization
 
     def get_config(self):
-        return {"l1": self.l1, "l2": self.l2}
+        return {"l1": float(self.l1), "l2": float(self.l2)}
 
 
 class L1(Regularizer):
@@ -40,13 +40,13 @@ class L1(Regularizer):
 
     def __init__(self, l1=0.01, **kwargs):
         l1 = kwargs.pop("l", l1)
-        self.l1 = float(0.01 if l1 is None else l1)
+        self.l1 = K.cast_to_floatx(0.01 if l1 is None else l1)
 
     def __call__(self, x):
         return self.l1 * math_ops.reduce_sum(math_ops.abs(x))
 
     def get_config(self):
-        return {"l1": self.l1}
+        return {"l1": float(self.l1)}
 
 
 class L2(Regularizer):
@@ -54,13 +54,13 @@ class L2(Regularizer):
 
     def __init__(self, l2=0.01, **kwargs):
         l2 = kwargs.pop("l", l2)
-        self.l2 = float(0.01 if l2 is None else l2)
+        self.l2 = K.cast_to_floatx(0.01 if l2 is None else l2)
 
     def __call__(self, x):
         return 2.0 * self.l2 * nn_ops.l2_loss(x)
 
     def get_config(self):
-        return {"l2": self.l2}
+        return {"l2": float(self.l2)}
 
 
 def l1_l2(l1=0.01, l2=0.01):

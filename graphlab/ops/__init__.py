@@ -22,4 +22,5 @@ from graphlab.ops import random_sampling_ops  # noqa: F401,E402  (Multinomial, R
 from graphlab.ops import quantization_ops  # noqa: F401,E402  (Dequantize)
 from graphlab.ops import control_flow_protos  # noqa: F401,E402  (cond/while contexts in meta graphs)
 from graphlab.ops import resource_variable_ops  # noqa: F401,E402  (VarHandleOp, ReadVariableOp, *VariableOp, ResourceGather/Scatter*)
-from graphlab.ops import resource_training_ops  # noqa: F401,E402  (ResourceApply*: the fused updates on resource variables)
+from graphlab.ops import resource_training_ops  # noqa: F401,E402  (ResourceApply*, ResourceSparseApply*)
+from graphlab.ops import keras_training_ops  # noqa: F401,E402  (ResourceApplyKerasMomentum, AdagradV2, AdaMax)

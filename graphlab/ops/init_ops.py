@@ -250,7 +250,7 @@ class Orthogonal(Initializer):
 
     def __call__(self, shape, dtype=None, partition_info=None):
         from graphlab.ops import array_ops, math_ops
-        from graphlab.ops.diag_ops import matrix_diag_part
+        from graphlab.ops.diag_ops import diag_part
         from graphlab.ops.linalg_impl import matrix_transpose
         from graphlab.ops.linalg_ops import qr
         dtype = dtypes.as_dtype(dtype or self.dtype)
@@ -262,7 +262,7 @@ class Orthogonal(Initializer):
         flat_shape = (num_cols, num_rows) if num_rows < num_cols else (num_rows, num_cols)
         a = _random_ops().random_normal(flat_shape, dtype=dtype, seed=self.seed)
         q, r = qr(a, full_matrices=False)
-        d = matrix_diag_part(r)
+        d = diag_part(r)      # TF1's Orthogonal takes the DiagPart op of the square R
         q *= math_ops.sign(d)
         if num_rows < num_cols:
             q = matrix_transpose(q)

@@ -155,7 +155,9 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
             "variable (or a list of one). A Python list counts as shards, as in TF, so wrap a nested list of "
             "numbers in tf.constant; for 'div' shards, tf.concat(params, 0) gives the same table" % len(params))
     with graph_mod.name_scope(name, "embedding_lookup", params + [ids]) as scope:
-        table = params[0] if isinstance(params[0], Tensor) else convert_to_tensor(params[0], name="params_0")
+        table = params[0]
+        if not isinstance(table, Tensor) and not getattr(table, "_is_resource_variable", False):
+            table = convert_to_tensor(table, name="params_0")   # a resource variable stays: ResourceGather
         ids = convert_to_tensor(ids, name="ids")
         with graph_mod.get_default_graph().colocate_with(table):      # as TF: the gather goes with its table
             result = _clip(array_ops.gather(table, ids, name=scope), ids, max_norm)

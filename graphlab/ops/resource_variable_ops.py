@@ -43,14 +43,16 @@ class ResourceVar:
 
     # --- what the kernels use ------------------------------------------------------------------------
     def snapshot(self, ctx):
-        """The value a ReadVariableOp returns (TF's FailedPreconditionError when there is none)."""
-        value = self.value
+        """The value a ReadVariableOp returns (TF's FailedPreconditionError when there is none). Taken under
+        the variable's lock, so an update running in another thread is seen whole or not at all."""
+        with self.lock:
+            value = self.value
+            self.shared = True
         if value is None:
             raise FailedPreconditionError(None, ctx.op, (
                 "Could not find variable %s. This could mean that the variable has been deleted. In TF1, it can "
                 "also mean the variable is uninitialized. Debug info: container=%s, status error message=%s"
                 % (self.name, self.container, self._missing(ctx))))
-        self.shared = True
         return value
 
     def read(self, ctx):
@@ -98,6 +100,23 @@ class ResourceVar:
 
 def _dims(shape):
     return "[%s]" % ",".join(str(d) for d in shape)
+
+
+def updating(kernel):
+    """An update kernel run holding the locks of the variables it takes (one global order, by id, so two
+    updates never wait on each other), as TF's resource kernels hold the variable's mutex: a read in another
+    thread sees the update whole, and two updates of one variable do not interleave."""
+    def locked(ctx, *args):
+        refs = sorted({id(a): a for a in args if type(a) is ResourceVar}.values(), key=id)
+        for ref in refs:
+            ref.lock.acquire()
+        try:
+            return kernel(ctx, *args)
+        finally:
+            for ref in reversed(refs):
+                ref.lock.release()
+    locked.__wrapped__ = kernel
+    return locked
 
 
 # ----------------------------------------------------------------------------------------- VarHandleOp
@@ -216,7 +235,7 @@ register_op(
     "AssignVariableOp",
     inputs=["resource: resource", "value: dtype"],
     outputs=_update_shapes,
-    kernel=_assign_kernel,
+    kernel=updating(_assign_kernel),
     grad=NOT_DIFFERENTIABLE,
     stateful=True,
     doc="Gives the variable a new value (creating it in the session on first use).")
@@ -245,7 +264,7 @@ def _add_kernel(fn):
 
 
 for _op, _fn in (("AssignAddVariableOp", np.add), ("AssignSubVariableOp", np.subtract)):
-    register_op(_op, inputs=["resource: resource", "value: dtype"], outputs=_update_shapes, kernel=_add_kernel(_fn),
+    register_op(_op, inputs=["resource: resource", "value: dtype"], outputs=_update_shapes, kernel=updating(_add_kernel(_fn)),
                 grad=NOT_DIFFERENTIABLE, stateful=True,
                 doc="Adds (subtracts) value to (from) the variable; earlier reads keep their values.")
 
@@ -345,7 +364,7 @@ def _resource_kernel(ref_kernel):
 
     def run(ctx, var, *args):
         kernel(ctx, var, *args)
-    return run
+    return updating(run)
 
 
 for _kind in ("Update", "Add", "Sub", "Mul", "Div", "Min", "Max"):
@@ -370,6 +389,11 @@ for _kind in ("Update", "Add", "Sub", "Min", "Max"):
                 outputs=_nd_outputs, kernel=_resource_kernel(scatter_ops._state_nd_kernel(_ND_COMBINES[_kind])),
                 grad=NOT_DIFFERENTIABLE, stateful=True,
                 doc="ScatterNd%s into a resource variable; earlier reads keep their values." % _kind)
+
+
+def resource_scatter(kind, resource, indices, updates, name=None):
+    """``resource_scatter_add`` and friends on a handle (``kind``: "Add", "Sub", "Update" ...)."""
+    return build_op("ResourceScatter" + kind, [resource, indices, updates], name=name)
 
 
 # ----------------------------------------------------------------------------------- ResourceVariable
@@ -537,8 +561,9 @@ class ResourceVariable(variables.Variable):
 
     def gather_nd(self, indices, name=None):
         with self._handle.graph.name_scope("GatherNd" if name is None else name) as scope:
-            return build_op("ResourceGatherNd", [self._handle, indices], attrs={"dtype": self._dtype},
-                            name=scope).outputs[0]
+            value = build_op("ResourceGatherNd", [self._handle, indices], attrs={"dtype": self._dtype},
+                             name=scope).outputs[0]
+        return array_ops.identity(value)          # as TF (its sparse_read has none)
 
     # --- changing the value ---------------------------------------------------------------------------
     def _lazy_read(self, op):
@@ -603,8 +628,19 @@ class ResourceVariable(variables.Variable):
         return self.value()
 
     def to_proto(self, export_scope=None):
-        from graphlab.framework import graph_io
-        return graph_io.variable_to_proto(self, export_scope)
+        """TF's VariableDef of a resource variable: the handle, ``v/Assign``, ``v/Read/ReadVariableOp:0``,
+        is_resource."""
+        from graphlab.formats.protos import variable_pb2
+        from graphlab.framework.graph import strip_name_scope as strip_scope
+        vd = variable_pb2.VariableDef(variable_name=strip_scope(self._handle.name, export_scope),
+                                      initializer_name=strip_scope(self._initializer_op.name, export_scope),
+                                      is_resource=True)
+        if self._graph_element is not None:
+            vd.snapshot_name = strip_scope(self._graph_element.name, export_scope)
+        if self._initial_value is not None:
+            vd.initial_value_name = strip_scope(self._initial_value.name, export_scope)
+        vd.trainable = bool(self._trainable)
+        return vd
 
     @staticmethod
     def from_proto(variable_def, import_scope=None):

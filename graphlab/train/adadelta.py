@@ -35,3 +35,14 @@ class AdadeltaOptimizer(Optimizer):
             var._ref(), self.get_slot(var, "accum")._ref(), self.get_slot(var, "accum_update")._ref(),
             self._cast(self._lr_t, var), self._cast(self._rho_t, var), self._cast(self._epsilon_t, var),
             grad.values, grad.indices, use_locking=self._use_locking)
+
+    def _resource_apply_dense(self, grad, var):
+        c = self._cast_to
+        return self._resource_apply("ResourceApplyAdadelta", var, ["accum", "accum_update"], c(self._lr_t, grad),
+                                    c(self._rho_t, grad), c(self._epsilon_t, grad), grad)
+
+    def _resource_apply_sparse(self, grad, var, indices):
+        c = self._cast_to
+        return self._resource_apply("ResourceSparseApplyAdadelta", var, ["accum", "accum_update"],
+                                    c(self._lr_t, grad), c(self._rho_t, grad), c(self._epsilon_t, grad), grad,
+                                    indices)

@@ -34,3 +34,11 @@ class AdagradOptimizer(Optimizer):
         return sparse_training_ops.sparse_apply_adagrad(
             var._ref(), acc._ref(), self._cast(self._learning_rate_tensor, var), grad.values, grad.indices,
             use_locking=self._use_locking).op
+
+    def _resource_apply_dense(self, grad, var):
+        return self._resource_apply("ResourceApplyAdagrad", var, ["accumulator"],
+                                    self._cast_to(self._learning_rate_tensor, grad), grad)
+
+    def _resource_apply_sparse(self, grad, var, indices):
+        return self._resource_apply("ResourceSparseApplyAdagrad", var, ["accumulator"],
+                                    self._cast_to(self._learning_rate_tensor, grad), grad, indices)

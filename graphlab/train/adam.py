@@ -81,3 +81,19 @@ class AdamOptimizer(Optimizer):
             update_beta1 = beta1_power.assign(beta1_power * self._beta1_t, use_locking=self._use_locking)
             update_beta2 = beta2_power.assign(beta2_power * self._beta2_t, use_locking=self._use_locking)
         return control_flow_ops.group(*(list(update_ops) + [update_beta1, update_beta2]), name=name_scope)
+
+    def _resource_apply_dense(self, grad, var):
+        beta1_power, beta2_power = self._get_beta_accumulators(var.graph)
+        c = self._cast_to
+        return self._resource_apply("ResourceApplyAdam", var, ["m", "v"], c(beta1_power, grad), c(beta2_power, grad),
+                                    c(self._lr_t, grad), c(self._beta1_t, grad), c(self._beta2_t, grad),
+                                    c(self._epsilon_t, grad), grad)
+
+    def _resource_scatter_add(self, x, i, v):
+        from graphlab.ops import resource_variable_ops
+        graph = x.graph
+        with graph.control_dependencies([resource_variable_ops.resource_scatter("Add", x.handle, i, v)]):
+            return x.value()
+
+    def _resource_apply_sparse(self, grad, var, indices):
+        return self._apply_sparse_shared(grad, var, indices, self._resource_scatter_add)

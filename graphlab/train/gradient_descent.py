@@ -26,3 +26,13 @@ class GradientDescentOptimizer(Optimizer):
         delta = IndexedSlices(grad.values * self._cast(self._learning_rate_tensor, var), grad.indices,
                               grad.dense_shape)
         return var.scatter_sub(delta, use_locking=self._use_locking)
+
+    def _resource_apply_dense(self, grad, handle):
+        return self._resource_apply("ResourceApplyGradientDescent", handle, (),
+                                    self._cast_to(self._learning_rate_tensor, grad), grad)
+
+    def _resource_apply_sparse_duplicate_indices(self, grad, handle, indices):
+        """TF's sparse step on a resource variable: ResourceScatterAdd of -grad * learning_rate."""
+        from graphlab.ops import resource_variable_ops
+        return resource_variable_ops.resource_scatter("Add", handle.handle, indices,
+                                                      -grad * self._cast_to(self._learning_rate_tensor, grad))

@@ -34,3 +34,13 @@ class MomentumOptimizer(Optimizer):
             var._ref(), mom._ref(), self._cast(self._learning_rate_tensor, var), grad.values, grad.indices,
             self._cast(self._momentum_tensor, var), use_locking=self._use_locking,
             use_nesterov=self._use_nesterov).op
+
+    def _resource_apply_dense(self, grad, var):
+        return self._resource_apply("ResourceApplyMomentum", var, ["momentum"],
+                                    self._cast_to(self._learning_rate_tensor, grad), grad,
+                                    self._cast_to(self._momentum_tensor, grad), use_nesterov=self._use_nesterov)
+
+    def _resource_apply_sparse(self, grad, var, indices):
+        return self._resource_apply("ResourceSparseApplyMomentum", var, ["momentum"],
+                                    self._cast_to(self._learning_rate_tensor, grad), grad, indices,
+                                    self._cast_to(self._momentum_tensor, grad), use_nesterov=self._use_nesterov)

@@ -78,8 +78,23 @@ def _unused_name(name):
 
 
 def _as_ref(variable):
-    """What Assign* ops take: a Variable's reference tensor (a raw reference tensor is passed through)."""
+    """What Assign* ops take: a Variable's reference tensor (a raw reference tensor is passed through); a
+    resource variable itself (tf.assign_sub and friends call its own methods)."""
+    if _is_resource(variable):
+        return variable
     return variable._ref() if isinstance(variable, variables.Variable) else variable
+
+
+def _is_resource(variable):
+    return getattr(variable, "_is_resource_variable", False)
+
+
+def _use_resource(primary):
+    """TF's slot_creator: a resource shadow for a resource variable, a reference one for a reference
+    variable, the default for a tensor."""
+    if _is_resource(primary):
+        return True
+    return False if isinstance(primary, variables.Variable) else None
 
 
 def _slot_from_value(primary, value, name):
@@ -87,7 +102,7 @@ def _slot_from_value(primary, value, name):
     get_variable in a fresh variable scope (``<primary>/<name>_1`` if that scope was used before)."""
     with variable_scope(None, default_name=_slot_prefix(primary) + "/" + name), _colocated(primary):
         return get_variable("", initializer=value, trainable=False,
-                               validate_shape=value.get_shape().is_fully_defined())
+                            validate_shape=value.get_shape().is_fully_defined(), use_resource=_use_resource(primary))
 
 
 def _colocated(primary):
@@ -108,7 +123,7 @@ def _zeros_slot(primary, name):
         return _slot_from_value(primary, array_ops.zeros(array_ops.shape(primary), dtype=dtype), name)
     with variable_scope(None, default_name=_slot_prefix(primary) + "/" + name), _colocated(primary):
         return get_variable("", initializer=init_ops.zeros_initializer(), shape=shape, dtype=dtype,
-                               trainable=False)
+                            trainable=False, use_resource=_use_resource(primary))
 
 
 def _slot_prefix(primary):

@@ -81,7 +81,7 @@ class Optimizer:
             var_list = list(_flatten(var_list))
         if not var_list:
             raise ValueError("No variables to optimize.")
-        var_refs = [v._ref() if hasattr(v, "_ref") else v for v in var_list]
+        var_refs = [_target(v) for v in var_list]
         grads = gradients(loss, var_refs, grad_ys=grad_loss, gate_gradients=gate_gradients == Optimizer.GATE_OP,
                           aggregation_method=aggregation_method)
         if gate_gradients == Optimizer.GATE_GRAPH:
@@ -104,7 +104,7 @@ class Optimizer:
                 except TypeError:
                     raise TypeError("Gradient must be convertible to a Tensor or IndexedSlices, or None: %s"
                                     % (g,)) from None
-            if not hasattr(v, "_ref"):
+            if not (_is_resource(v) or hasattr(v, "_ref")):
                 raise NotImplementedError("Trying to update a Tensor %s" % (v,))
             converted.append((g, v))
         var_list = [v for g, v in converted if g is not None]
@@ -121,7 +121,13 @@ class Optimizer:
                     if grad is None:
                         continue
                     with graph.name_scope("update_" + var.op.name), graph.colocate_with(var):
-                        if isinstance(grad, IndexedSlices):
+                        if _is_resource(var):        # TF's _DenseResourceVariableProcessor
+                            if isinstance(grad, IndexedSlices):
+                                update_ops.append(self._resource_apply_sparse_duplicate_indices(
+                                    grad.values, var, grad.indices))
+                            else:
+                                update_ops.append(self._resource_apply_dense(grad, var))
+                        elif isinstance(grad, IndexedSlices):
                             update_ops.append(self._apply_sparse_duplicate_indices(grad, var))
                         else:
                             update_ops.append(self._apply_dense(grad, var))
@@ -168,19 +174,28 @@ class Optimizer:
             named[key] = _create_slot(var, initializer, shape, dtype, op_name)
         return named[key]
 
+    def _get_or_make_slot(self, var, val, slot_name, op_name):
+        """A slot initialised from the tensor ``val`` (TF's slot_creator.create_slot)."""
+        named = self._slot_dict(slot_name)
+        key = _var_key(var)
+        if key not in named:
+            named[key] = _create_slot(var, val, None, None, op_name)
+        return named[key]
+
     def _zeros_slot(self, var, slot_name, op_name):
         from graphlab.ops import init_ops
         return self._get_or_make_slot_with_initializer(var, init_ops.zeros_initializer(), var.get_shape(),
                                                        var.dtype.base_dtype, slot_name, op_name)
 
     def _create_non_slot_variable(self, initial_value, name, colocate_with):
+        """beta1_power ...: a resource variable when the variable it goes with is one, as in TF."""
         from graphlab.ops.variables import Variable
         graph = colocate_with.graph
         key = (name, graph)
         v = self._non_slot_dict.get(key)
         if v is None:
             with graph.as_default(), graph.colocate_with(colocate_with):
-                v = Variable(initial_value, name=name, trainable=False)
+                v = Variable(initial_value, name=name, trainable=False, use_resource=_is_resource(colocate_with))
             self._non_slot_dict[key] = v
         return v
 
@@ -207,11 +222,35 @@ class Optimizer:
     def _apply_sparse(self, grad, var):
         raise NotImplementedError()
 
+    # resource variables: the same steps with handles (ResourceApply*, ResourceSparseApply*), as TF's
+    # _resource_apply_dense / _resource_apply_sparse(grad values, variable, indices)
+    def _resource_apply_dense(self, grad, handle):
+        raise NotImplementedError()
+
+    def _resource_apply_sparse_duplicate_indices(self, grad, handle, indices):
+        summed, unique_indices = _deduplicate_indexed_slices(grad, indices)
+        return self._resource_apply_sparse(summed, handle, unique_indices)
+
+    def _resource_apply_sparse(self, grad, handle, indices):
+        raise NotImplementedError()
+
+    def _resource_apply(self, op_type, var, slots, *inputs, **attrs):
+        """``op_type`` (ResourceApplyAdam ...) on the variable's and slots' handles, then ``inputs``."""
+        from graphlab.ops import resource_training_ops
+        attrs.setdefault("use_locking", bool(self._use_locking))
+        handles = [var.handle] + [self.get_slot(var, name).handle for name in slots]
+        return resource_training_ops.resource_apply(op_type, handles + list(inputs), **attrs)
+
     def _finish(self, update_ops, name_scope):
         return control_flow_ops.group(*update_ops, name=name_scope)
 
     def _call_if_callable(self, param):
         return param() if callable(param) else param
+
+    def _cast_to(self, t, grad):
+        """TF's math_ops.cast(t, grad.dtype.base_dtype) of the resource steps."""
+        from graphlab.ops import math_ops
+        return math_ops.cast(t, grad.dtype.base_dtype)
 
     def _cast(self, t, var):
         """Hyper-parameter tensor ``t`` in the variable's dtype (no op when it already matches)."""
@@ -246,8 +285,21 @@ def _create_slot(primary, initializer, shape, dtype, op_name):
     graph = primary.graph
     with graph.as_default(), graph.colocate_with(primary):    # and, as there, goes with its variable
         with variable_scope(None, default_name=primary.op.name + "/" + op_name):
+            validate_shape = (shape if shape is not None else initializer.get_shape()).is_fully_defined()
             return get_variable("", shape=shape, dtype=dtype, initializer=initializer, trainable=False,
-                                   validate_shape=shape.is_fully_defined())
+                                validate_shape=validate_shape, use_resource=_is_resource(primary))
+
+
+def _is_resource(var):
+    return getattr(var, "_is_resource_variable", False)
+
+
+def _target(var):
+    """What tf.gradients differentiates with respect to: a resource variable's handle, a reference
+    variable's reference."""
+    if _is_resource(var):
+        return var.handle
+    return var._ref() if hasattr(var, "_ref") else var
 
 
 def _flatten(items):

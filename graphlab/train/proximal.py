@@ -3,11 +3,14 @@
 ``accum``/``linear``, ``gradient_accumulator``/``gradient_squared_accumulator``). Dense gradients only."""
 from graphlab.framework import dtypes
 from graphlab.ops import array_ops, math_ops, proximal_training_ops as ops
-from graphlab.framework.registry import convert_to_tensor
+from graphlab.framework.registry import constant, convert_to_tensor
 from graphlab.train.optimizer import Optimizer
 
 
 class _DenseOnly(Optimizer):
+    def _resource_apply_sparse(self, grad, var, indices):
+        return self._apply_sparse(None, var)
+
     def _apply_sparse(self, grad, var):
         raise NotImplementedError("graphlab's %s updates dense gradients only; %s got an IndexedSlices gradient "
                                   "(e.g. from tf.gather or an embedding)" % (type(self).__name__, var.name))
@@ -30,6 +33,10 @@ class ProximalGradientDescentOptimizer(_DenseOnly):
         return ops.apply_proximal_gradient_descent(var._ref(), self._learning_rate_tensor, self._l1_tensor,
                                                    self._l2_tensor, grad, use_locking=self._use_locking).op
 
+    def _resource_apply_dense(self, grad, var):
+        return self._resource_apply("ResourceApplyProximalGradientDescent", var, (), self._learning_rate_tensor,
+                                    self._l1_tensor, self._l2_tensor, grad)
+
 
 class ProximalAdagradOptimizer(_DenseOnly):
     def __init__(self, learning_rate, initial_accumulator_value=0.1, l1_regularization_strength=0.0,
@@ -42,11 +49,10 @@ class ProximalAdagradOptimizer(_DenseOnly):
         self._l1, self._l2 = l1_regularization_strength, l2_regularization_strength
 
     def _create_slots(self, var_list):
-        from graphlab.ops import init_ops
-        for v in var_list:
-            init = init_ops.constant_initializer(self._initial_accumulator_value, dtype=v.dtype.base_dtype)
-            self._get_or_make_slot_with_initializer(v, init, v.get_shape(), v.dtype.base_dtype, "accumulator",
-                                                    self._name)
+        for v in var_list:      # as TF: a Const of the variable's shape, made beside it, is the initial value
+            with v.graph.colocate_with(v):
+                val = constant(self._initial_accumulator_value, shape=v.get_shape(), dtype=v.dtype.base_dtype)
+            self._get_or_make_slot(v, val, "accumulator", self._name)
 
     _prepare = ProximalGradientDescentOptimizer._prepare
 
@@ -54,6 +60,10 @@ class ProximalAdagradOptimizer(_DenseOnly):
         acc = self.get_slot(var, "accumulator")
         return ops.apply_proximal_adagrad(var._ref(), acc._ref(), self._learning_rate_tensor, self._l1_tensor,
                                           self._l2_tensor, grad, use_locking=self._use_locking).op
+
+    def _resource_apply_dense(self, grad, var):
+        return self._resource_apply("ResourceApplyProximalAdagrad", var, ["accumulator"], self._learning_rate_tensor,
+                                    self._l1_tensor, self._l2_tensor, grad)
 
 
 class FtrlOptimizer(_DenseOnly):
@@ -109,6 +119,15 @@ class FtrlOptimizer(_DenseOnly):
                                  math_ops.cast(self._learning_rate_power_tensor, dtype),
                                  use_locking=self._use_locking).op
 
+    def _resource_apply_dense(self, grad, var):
+        c = self._cast_to
+        args = [grad, c(self._learning_rate_tensor, grad), c(self._l1_tensor, grad), c(self._adjusted_l2_tensor, grad)]
+        if self._l2_shrinkage <= 0.0:
+            return self._resource_apply("ResourceApplyFtrl", var, ["accum", "linear"], *args,
+                                        c(self._learning_rate_power_tensor, grad))
+        return self._resource_apply("ResourceApplyFtrlV2", var, ["accum", "linear"], *args,
+                                    c(self._l2_shrinkage_tensor, grad), c(self._learning_rate_power_tensor, grad))
+
 
 class AdagradDAOptimizer(_DenseOnly):
     """Adagrad dual averaging; ``global_step`` must be incremented by the training op (minimize(...,
@@ -126,12 +145,12 @@ class AdagradDAOptimizer(_DenseOnly):
         self._global_step = global_step
 
     def _create_slots(self, var_list):
-        from graphlab.ops import init_ops
-        for v in var_list:
-            dtype = v.dtype.base_dtype
-            for slot, value in (("gradient_accumulator", 0.0), ("gradient_squared_accumulator", self._initial_gg)):
-                self._get_or_make_slot_with_initializer(v, init_ops.constant_initializer(value, dtype=dtype),
-                                                        v.get_shape(), dtype, slot, self._name)
+        for v in var_list:      # as TF: Consts of the variable's shape, made beside it, are the initial values
+            with v.graph.colocate_with(v):
+                values = [constant(value, shape=v.get_shape(), dtype=v.dtype.base_dtype)
+                          for value in (0.0, self._initial_gg)]
+            for slot, val in zip(("gradient_accumulator", "gradient_squared_accumulator"), values):
+                self._get_or_make_slot(v, val, slot, self._name)
 
     def _prepare(self):
         self._learning_rate_tensor = convert_to_tensor(self._call_if_callable(self._learning_rate),
@@ -146,3 +165,11 @@ class AdagradDAOptimizer(_DenseOnly):
         return ops.apply_adagrad_da(var._ref(), g_acc._ref(), gg_acc._ref(), grad,
                                     math_ops.cast(self._learning_rate_tensor, dtype), math_ops.cast(self._l1, dtype),
                                     math_ops.cast(self._l2, dtype), global_step, use_locking=self._use_locking).op
+
+    def _resource_apply_dense(self, grad, var):
+        global_step = array_ops.identity(self._global_step_on_worker)
+        c = self._cast_to
+        return self._resource_apply("ResourceApplyAdagradDA", var,
+                                    ["gradient_accumulator", "gradient_squared_accumulator"], grad,
+                                    c(self._learning_rate_tensor, grad), c(self._l1, grad), c(self._l2, grad),
+                                    global_step)

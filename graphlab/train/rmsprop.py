@@ -58,3 +58,16 @@ class RMSPropOptimizer(Optimizer):
                 use_locking=self._use_locking)
         return sparse_training_ops.sparse_apply_rms_prop(var._ref(), *slots, *hyper, grad.values, grad.indices,
                                                          use_locking=self._use_locking)
+
+    def _resource_step(self, kind, grad, var, *indices):
+        slots = ["mg", "rms", "momentum"] if self._centered else ["rms", "momentum"]
+        hyper = [self._cast_to(t, grad) for t in (self._learning_rate_tensor, self._decay_tensor,
+                                                  self._momentum_tensor, self._epsilon_tensor)]
+        op_type = kind + ("ApplyCenteredRMSProp" if self._centered else "ApplyRMSProp")
+        return self._resource_apply(op_type, var, slots, *hyper, grad, *indices)
+
+    def _resource_apply_dense(self, grad, var):
+        return self._resource_step("Resource", grad, var)
+
+    def _resource_apply_sparse(self, grad, var, indices):
+        return self._resource_step("ResourceSparse", grad, var, indices)

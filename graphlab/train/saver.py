@@ -83,9 +83,24 @@ def _names_to_variables(var_list):
 
 
 def _ref_tensor(v):
-    """The ref tensor (VariableV2 output) through which a value is saved and assigned."""
+    """The tensor a value is saved from: a reference variable's ref (VariableV2 output), a resource variable's
+    ``v/Read/ReadVariableOp`` (as TF's ResourceVariableSaveable in a graph)."""
+    if getattr(v, "_is_resource_variable", False):
+        return v._graph_element
     from graphlab.ops.variables import Variable
     return v._variable if isinstance(v, Variable) else v
+
+
+def _restore_op(graph, v, ref, value):
+    """The op that puts a restored tensor into its variable: Assign for a reference variable; for a resource
+    variable, TF's Identity then AssignVariableOp on the handle (the shapes checked at build time)."""
+    from graphlab.ops import array_ops, resource_variable_ops, state_ops
+    if getattr(v, "_is_resource_variable", False):
+        with graph.device(v.device):
+            value = array_ops.identity(value)
+            v.shape.assert_is_compatible_with(value.shape)
+            return resource_variable_ops.assign_variable_op(v.handle, value)
+    return state_ops.assign(ref, value, validate_shape=True, use_locking=True, name="Assign").op
 
 
 class Saver:
@@ -293,7 +308,7 @@ def _build_saver_ops(graph, names_to_vars, name, filename, max_to_keep, keep_hou
     """The save/... ops exactly as TF's BulkSaverBuilder names them; returns the SaverDef. ``sharded``
     builds TF's sharded form (one shard: graphlab runs every op on one device): SaveV2 writes
     PREFIX_temp/part-00000-of-00001, MergeV2Checkpoints moves it to PREFIX."""
-    from graphlab.ops import array_ops, control_flow_ops, io_ops, state_ops
+    from graphlab.ops import array_ops, control_flow_ops, io_ops
     from graphlab.framework.registry import constant
     items = sorted(names_to_vars.items())
     with graph.as_default(), graph.control_dependencies(None), graph.name_scope(name or "save"):
@@ -314,10 +329,7 @@ def _build_saver_ops(graph, names_to_vars, name, filename, max_to_keep, keep_hou
                 rslices = constant([""] * len(keys), name="shape_and_slices")
             restored = io_ops.restore_v2(filename_tensor, rnames, rslices, [r.dtype.base_dtype for r in refs],
                                          name=restore_scope)
-        assigns = []
-        for ref, value in zip(refs, restored):
-            a = state_ops.assign(ref, value, validate_shape=True, use_locking=True, name="Assign")
-            assigns.append(a.op)
+        assigns = [_restore_op(graph, v, ref, value) for (_, v), ref, value in zip(items, refs, restored)]
         if sharded:
             shard = control_flow_ops.group(*assigns, name="restore_shard")
             restore_op = control_flow_ops.group(shard, name="restore_all")

@@ -11,6 +11,7 @@ from graphlab.keras.backend.variables import (batch_get_value, batch_set_value, 
                                               ones, placeholder, set_value, update, update_add, update_sub,
                                               variable, zeros)
 from graphlab.keras.backend.function import GraphExecutionFunction, function
+from graphlab.keras.backend.rnn import rnn
 from graphlab.keras.backend.math import (abs, all, any, argmax, argmin, batch_dot, batch_flatten,
                                          binary_crossentropy, cast, cast_to_floatx, categorical_crossentropy,
                                          clip, concatenate, cos, dot, elu, equal, exp, expand_dims, flatten,
@@ -31,6 +32,15 @@ def _name_scope(name, default_name=None, values=None):
 
 
 name_scope = _name_scope
+
+
+def bias_add(x, bias, data_format=None):
+    """nn.bias_add with Keras's data format (NHWC unless channels_first)."""
+    from graphlab.ops import nn_ops
+    data_format = normalize_data_format(data_format)
+    if len(bias.shape) != 1:
+        raise ValueError("graphlab's K.bias_add takes a 1-D bias")
+    return nn_ops.bias_add(x, bias, data_format="NCHW" if data_format == "channels_first" else "NHWC")
 
 
 def backend():

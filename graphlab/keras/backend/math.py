@@ -5,11 +5,12 @@ import itertools
 
 import numpy as np
 
-from graphlab.framework import dtypes
+from graphlab.framework import dtypes, tensor_shape
+from graphlab.framework import graph as graph_mod
 from graphlab.framework.registry import constant, convert_to_tensor
 from graphlab.keras.backend import config
 from graphlab.keras.backend.variables import ndim
-from graphlab.ops import array_ops, math_ops, nn_ops
+from graphlab.ops import array_ops, math_impl, math_ops, nn_ops
 
 
 def _const(value, dtype):
@@ -48,14 +49,17 @@ def mean(x, axis=None, keepdims=False):
 
 
 def var(x, axis=None, keepdims=False):
+    """tf.math.reduce_variance (booleans as floatx)."""
     if x.dtype.base_dtype == dtypes.bool:
         x = math_ops.cast(x, config.floatx())
-    m = math_ops.reduce_mean(x, axis, True)
-    return math_ops.reduce_mean(math_ops.square(x - m), axis, keepdims)
+    return math_impl.reduce_variance(x, axis=axis, keepdims=keepdims)
 
 
 def std(x, axis=None, keepdims=False):
-    return sqrt(var(x, axis, keepdims))
+    """tf.math.reduce_std (booleans as floatx)."""
+    if x.dtype.base_dtype == dtypes.bool:
+        x = math_ops.cast(x, config.floatx())
+    return math_impl.reduce_std(x, axis=axis, keepdims=keepdims)
 
 
 def any(x, axis=None, keepdims=False):  # noqa: A001
@@ -109,12 +113,14 @@ def pow(x, a):  # noqa: A001
 
 
 def clip(x, min_value, max_value):
-    """clip_by_value with the bounds as constants of x's dtype (max None: no upper bound)."""
+    """clip_by_value (None bounds: unbounded; a max below the min is raised to it)."""
     if isinstance(min_value, (int, float)) and isinstance(max_value, (int, float)) and max_value < min_value:
         max_value = min_value
+    if min_value is None:
+        min_value = -np.inf
     if max_value is None:
         max_value = np.inf
-    return array_ops.clip_by_value(x, _const(min_value, x.dtype.base_dtype), _const(max_value, x.dtype.base_dtype))
+    return array_ops.clip_by_value(x, min_value, max_value)
 
 
 def equal(x, y):
@@ -215,6 +221,7 @@ def batch_flatten(x):
 
 
 def repeat(x, n):
+    assert ndim(x) == 2
     x = array_ops.expand_dims(x, 1)
     pattern = array_ops.stack([1, n, 1])
     return array_ops.tile(x, pattern)
@@ -235,6 +242,11 @@ def shape(x):
 
 
 def ones_like(x, dtype=None, name=None):
+    """TF2's ones_like, which Keras calls: a Const when the shape is known (TF1's builds a Fill)."""
+    if hasattr(x, "shape") and tensor_shape.as_shape(x.shape).is_fully_defined():
+        with graph_mod.name_scope(name, "ones_like", [x]) as scope:
+            dt = dtypes.as_dtype(dtype or x.dtype).base_dtype
+            return constant(np.ones(x.shape.as_list(), dt.as_numpy_dtype), dtype=dt, name=scope)
     return array_ops.ones_like(x, dtype=dtype, name=name)
 
 
@@ -379,14 +391,18 @@ def binary_crossentropy(target, output, from_logits=False):
 
 
 def in_train_phase(x, alt, training=None):
-    """x when training, alt otherwise: a cond on the learning phase unless it is a Python value."""
+    """x when training, alt otherwise: a cond on the learning phase unless the phase is a Python value."""
     from graphlab.keras.backend.session import learning_phase
     if training is None:
+        from graphlab.keras.engine.base_layer import call_context_training
+        training = call_context_training()
+    if training is None:
         training = learning_phase()
-    if training == 1 or training is True:
-        return x() if callable(x) else x
-    if training == 0 or training is False:
-        return alt() if callable(alt) else alt
+    if not hasattr(training, "op"):
+        if training == 1 or training is True:
+            return x() if callable(x) else x
+        if training == 0 or training is False:
+            return alt() if callable(alt) else alt
     return switch(training, x, alt)
 
 
@@ -395,10 +411,29 @@ def in_test_phase(x, alt, training=None):
 
 
 def switch(condition, then_expression, else_expression):
-    """A cond on a scalar bool ``condition`` choosing between two tensors (or functions making them)."""
+    """A cond on a scalar ``condition``; with a tensor of conditions, where() picking element by element."""
     from graphlab.ops import control_flow_ops
     if condition.dtype != dtypes.bool:
         condition = math_ops.cast(condition, "bool")
-    then_fn = then_expression if callable(then_expression) else (lambda: then_expression)
-    else_fn = else_expression if callable(else_expression) else (lambda: else_expression)
-    return control_flow_ops.cond(condition, then_fn, else_fn)
+    cond_ndim = ndim(condition)
+    if not cond_ndim:
+        then_fn = then_expression if callable(then_expression) else (lambda: then_expression)
+        else_fn = else_expression if callable(else_expression) else (lambda: else_expression)
+        return control_flow_ops.cond(condition, then_fn, else_fn)
+    if callable(then_expression):
+        then_expression = then_expression()
+    if callable(else_expression):
+        else_expression = else_expression()
+    expr_ndim = ndim(then_expression)
+    if cond_ndim > expr_ndim:
+        raise ValueError("Rank of `condition` should be less than or equal to rank of `then_expression` and "
+                         "`else_expression`. ndim(condition)=%d, ndim(then_expression)=%d" % (cond_ndim, expr_ndim))
+    if cond_ndim > 1:
+        ndim_diff = expr_ndim - cond_ndim
+        cond_shape = array_ops.concat([array_ops.shape(condition), [1] * ndim_diff], axis=0)
+        condition = array_ops.reshape(condition, cond_shape)
+        expr_shape = array_ops.shape(then_expression)
+        shape_diff = expr_shape - cond_shape
+        tile_shape = array_ops.where_v2(shape_diff > 0, expr_shape, array_ops.ones_like(expr_shape))
+        condition = array_ops.tile(condition, tile_shape)
+    return array_ops.where_v2(condition, then_expression, else_expression)

@@ -19,7 +19,7 @@ from graphlab.ops import variables as variables_mod
 def make_variable(name, shape=None, dtype=dtypes.float32, initializer=None, trainable=True,
                   constraint=None, collections=None, validate_shape=True):
     """A resource variable ``name`` in the current name scope, its value ``initializer(shape, dtype)``
-    (or the value given instead of an initializer)."""
+    (or the value given instead of an initializer, in its own dtype). Every Keras variable is made here."""
     if initializer is not None and not callable(initializer):
         init_val, variable_dtype = initializer, None
     else:
@@ -46,9 +46,8 @@ def variable(value, dtype=None, name=None, constraint=None):
     """``K.variable``: a variable holding ``value`` (numpy array, list or number) as ``dtype`` (floatx)."""
     dtype = dtypes.as_dtype(dtype or config.floatx())
     value = np.asarray(value, dtype=dtype.as_numpy_dtype) if not hasattr(value, "op") else value
-    result = variables_mod.Variable(value, dtype=dtype, name=name, constraint=constraint, use_resource=True)
+    result = make_variable(name, initializer=value, constraint=constraint)
     result._keras_shape = tuple(value.shape) if isinstance(value, np.ndarray) else int_shape(value)
-    session.track_variable(result)
     return result
 
 

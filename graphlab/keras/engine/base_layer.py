@@ -24,7 +24,7 @@ from graphlab.keras.backend import session as backend_session
 from graphlab.keras.engine import input_spec as input_spec_mod
 from graphlab.keras.engine import node as node_mod
 from graphlab.keras.utils import generic_utils
-from graphlab.ops import init_ops
+from graphlab.ops import array_ops, init_ops, math_ops
 
 _ALLOWED_KWARGS = {"input_dim", "input_shape", "batch_input_shape", "batch_size", "weights",
                    "activity_regularizer", "autocast", "implementation", "dynamic"}
@@ -352,8 +352,8 @@ class Layer:
             value = np.asarray(value)
             expected = tuple(param.shape.as_list())
             if expected != value.shape:
-                raise ValueError("Layer %s weight shape %s is not compatible with provided weight shape %s."
-                                 % (self.name, expected, value.shape))
+                raise ValueError("Layer weight shape %s not compatible with provided weight shape %s"
+                                 % (expected, value.shape))
             pairs.append((param, value))
         backend.batch_set_value(pairs)
 
@@ -362,7 +362,7 @@ class Layer:
             if type(self).__name__ == "InputLayer":
                 self.built = True
             else:
-                raise ValueError("You tried to call `count_params` on layer %s, but the layer isn't built. You "
+                raise ValueError("You tried to call `count_params` on %s, but the layer isn't built. You "
                                  "can build it manually via: `%s.build(batch_input_shape)`." % (self.name, self.name))
         return _count_params(self.weights)
 
@@ -403,9 +403,11 @@ class Layer:
             if self._expects_training_arg and training is not None:
                 kwargs["training"] = bool(training) if isinstance(training, (int, bool)) else training
                 framework_training = True
-        record = node_mod.have_all_keras_history(inputs) and not in_call()
+        from graphlab.keras.engine import op_layer     # op layers are Layers: imported once both exist
+        if op_layer.needs_keras_history(inputs):
+            op_layer.create_keras_history(inputs)
+        record = node_mod.have_all_keras_history(inputs)     # inside another layer's call too, as v1 Keras
         input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
-        graph = backend.get_graph()
         _CALL_CONTEXT.stack.append((self, training))
         try:
             with graph_mod.name_scope(self._name_scope()):
@@ -458,7 +460,6 @@ class Layer:
             with graph_mod.name_scope("ActivityRegularizer"):
                 for output in nest.flatten(outputs):
                     loss = self._activity_regularizer(output)
-                    from graphlab.ops import array_ops, math_ops
                     batch = math_ops.cast(array_ops.shape(output)[0], loss.dtype)
                     self.add_loss(loss / batch)
 
@@ -467,7 +468,6 @@ class Layer:
 
 
 def _identity(tensor):
-    from graphlab.ops import array_ops
     return array_ops.identity(tensor)
 
 

@@ -8,7 +8,6 @@ layer again in that order under its own name scope. Compile, fit and saving come
 import collections
 
 from graphlab.framework import nest
-from graphlab.framework import graph as graph_mod
 from graphlab.keras.engine import node as node_mod
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.keras.engine.input_layer import InputLayer
@@ -36,9 +35,16 @@ class Model(TrainingMixin, SavingMixin, Layer):
 
     # ------------------------------------------------------------------------------ graph network
     def _init_graph_network(self, inputs, outputs):
+        if isinstance(inputs, list) and len(nest.flatten(inputs)) == 1:
+            inputs = inputs[0]
+        if isinstance(outputs, list) and len(nest.flatten(outputs)) == 1:
+            outputs = outputs[0]
         self._nested_inputs, self._nested_outputs = inputs, outputs
         self.inputs = list(nest.flatten(inputs))
         self.outputs = list(nest.flatten(outputs))
+        if any(node_mod.keras_history(t) is None for t in self.outputs):
+            from graphlab.keras.engine import op_layer
+            op_layer.create_keras_history(self._nested_outputs)
         for tensor in self.inputs + self.outputs:
             if node_mod.keras_history(tensor) is None:
                 raise ValueError("Output tensors of a Functional model must be the output of a TensorFlow "
@@ -55,6 +61,18 @@ class Model(TrainingMixin, SavingMixin, Layer):
         self._self_tracked_layers = list(layers)
         self.input_names = [layer.name for layer in self._input_layers]
         self.output_names = [layer.name for layer in self._output_layers]
+
+    @property
+    def input(self):
+        if self._is_graph_network:
+            return self._nested_inputs
+        return Layer.input.fget(self)
+
+    @property
+    def output(self):
+        if self._is_graph_network:
+            return self._nested_outputs
+        return Layer.output.fget(self)
 
     @property
     def layers(self):
@@ -154,6 +172,8 @@ class Model(TrainingMixin, SavingMixin, Layer):
             self(x)
         self.built = True
 
+    build._is_default = True
+
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):
         """Print Keras's table of layers, output shapes and parameter counts."""
@@ -247,12 +267,13 @@ def _check_computable(inputs, nodes_by_depth):
     seen_layers = []
     for depth in sorted(nodes_by_depth, reverse=True):
         for node in nodes_by_depth[depth]:
-            if not node.is_input:
-                for tensor in node.keras_inputs:
-                    if id(tensor) not in computable:
-                        raise ValueError('Graph disconnected: cannot obtain value for tensor %s at layer "%s". '
-                                         'The following previous layers were accessed without issue: %s'
-                                         % (tensor, node_mod.keras_history(tensor).layer.name, seen_layers))
+            if node.is_input:
+                continue
+            for tensor in node.keras_inputs:
+                if id(tensor) not in computable:
+                    raise ValueError('Graph disconnected: cannot obtain value for tensor %s at layer "%s". The '
+                                     'following previous layers were accessed without issue: %s'
+                                     % (tensor, node.layer.name, seen_layers))
             for tensor in nest.flatten(node.outputs):
                 computable.add(id(tensor))
             seen_layers.append(node.layer.name)

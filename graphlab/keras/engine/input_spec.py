@@ -45,14 +45,14 @@ def assert_input_compatibility(input_spec, inputs, layer_name):
         if spec.ndim is not None and not spec.allow_last_axis_squeeze and rank is not None and rank != spec.ndim:
             raise ValueError('Input %d of layer "%s" is incompatible with the layer: expected ndim=%d, found '
                              'ndim=%d. Full shape received: %s' % (index, layer_name, spec.ndim, rank,
-                                                                   tuple(shape.as_list())))
+                                                                   tuple(shape)))
         if spec.max_ndim is not None and rank is not None and rank > spec.max_ndim:
             raise ValueError('Input %d of layer "%s" is incompatible with the layer: expected max_ndim=%d, found '
                              'ndim=%d' % (index, layer_name, spec.max_ndim, rank))
         if spec.min_ndim is not None and rank is not None and rank < spec.min_ndim:
             raise ValueError('Input %d of layer "%s" is incompatible with the layer: expected min_ndim=%d, found '
                              'ndim=%d. Full shape received: %s' % (index, layer_name, spec.min_ndim, rank,
-                                                                   tuple(shape.as_list())))
+                                                                   tuple(shape)))
         if spec.dtype is not None and x.dtype.base_dtype.name != spec.dtype:
             raise ValueError('Input %d of layer "%s" is incompatible with the layer: expected dtype=%s, found '
                              'dtype=%s' % (index, layer_name, spec.dtype, x.dtype.base_dtype.name))

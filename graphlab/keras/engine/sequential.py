@@ -137,16 +137,11 @@ class Sequential(Model):
             return outputs
         return self._run_internal_graph(inputs, training=training)
 
-    def __call__(self, *args, **kwargs):
-        if not self._is_graph_network and self._stack and args and hasattr(args[0], "op"):
-            x = args[0]
-            self._build_for_input(tuple(x.shape.as_list()), x.dtype.base_dtype.name)
-        return Model.__call__(self, *args, **kwargs)
-
     def get_config(self):
         layer_configs = [{"class_name": type(layer).__name__, "config": layer.get_config()}
                          for layer in self._stack]
         return {"name": self.name, "layers": layer_configs}
 
 
+Sequential.build._is_default = True
 InputLayer._auto_input = False

@@ -14,3 +14,4 @@ from graphlab.keras.layers.pooling import (AveragePooling1D, AveragePooling2D, A
                                            GlobalAvgPool2D, GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D,
                                            GlobalMaxPooling2D, MaxPool1D, MaxPool2D, MaxPooling1D, MaxPooling2D)
 from graphlab.keras.layers.reshaping import ZeroPadding2D
+from graphlab.keras.layers.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
