@@ -102,6 +102,12 @@ def _compile_from(model, config, source):
 # --- HDF5 -------------------------------------------------------------------------------------------
 
 def save_model_to_hdf5(model, filepath, include_optimizer, session):
+    if not getattr(model, "_is_graph_network", False) and type(model).__name__ not in ("Sequential",):
+        raise NotImplementedError(
+            "Saving the model to HDF5 format requires the model to be a Functional model or a Sequential model. "
+            "It does not work for subclassed models, because such models are defined via the body of a Python "
+            "method, which isn't safely serializable. Consider saving to the Tensorflow SavedModel format (by "
+            'setting save_format="tf") or using `save_weights`.')
     config_json = model_config.dumps(model_config.model_config(model)).encode("utf8")
     train_config = training_config(model) if include_optimizer else None
 
