@@ -175,13 +175,19 @@ out["save_again"] = new_ops(n)
 n = len(g.get_operations())
 m.load_weights(sys.argv[1] + "/a")
 out["load"] = new_ops(n)
+m2 = tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(4,))])
+tf.keras.backend.get_session()
+n = len(g.get_operations())
+m2.save(sys.argv[1] + "/sm", save_format="tf")
+out["saved_model"] = new_ops(n)
 print(json.dumps(out))
 """
 
 
 def test_save_and_restore_ops_as_tf_keras_builds_them(tmp_path):
     """save_weights builds TF's functional-saver ops at the top level once (a second save adds none) and
-    runs them; load_weights adds RestoreV2 and an assign per variable."""
+    runs them; load_weights adds RestoreV2 and an assign per variable; model.save(save_format='tf') writes
+    the SavedModel's variables through the same ops in the model's graph."""
     want = json.loads(run_tf(OPS_SCRIPT, tmp_path / "tf").strip().splitlines()[-1])
     scope = {"tf": tf, "json": json, "sys": type("S", (), {"argv": ["", str(tmp_path / "gl")]})}
     import contextlib

@@ -23,7 +23,7 @@ import tempfile
 
 from graphlab.framework import graph as graph_mod
 from graphlab.keras.saving import model_config as config_mod
-from graphlab.keras.saving import checkpoint_ops, keras_metadata, object_graph
+from graphlab.keras.saving import checkpoint_ops, keras_metadata, object_graph, tf_checkpoint
 from graphlab.runtime.session import Session
 from graphlab.saved_model import builder as builder_mod
 from graphlab.saved_model import signature_constants, signature_def_utils, tag_constants
@@ -47,12 +47,12 @@ def _signature(model):
         dict(zip(_layer_names(inputs), inputs)), dict(zip(_layer_names(outputs), outputs)))
 
 
-def _write(model, export_dir, session, metadata=None):
+def _write(model, export_dir, session, metadata=None, write=None):
     """Save ``model`` (in ``session``'s graph) into the new, empty directory ``export_dir``."""
     builder = builder_mod.SavedModelBuilder(export_dir)
     proto, entries = object_graph.build(model)
     saver = checkpoint_ops.SavedModelSaver(session.graph, [(e.key, e.variable) for e in entries],
-                                           proto.SerializeToString())
+                                           proto.SerializeToString(), write=write)
     signature = _signature(model)
     builder.add_meta_graph_and_variables(
         session, [tag_constants.SERVING],
@@ -106,7 +106,10 @@ def save(model, export_dir, session, training_config=None):
             metadata = (model, config_mod.model_config(model), training_config)
             try:
                 with graph.as_default():
-                    _write(clone, target, sess, metadata)
+                    # the variables are written from the model itself, through its save ops in its graph
+                    # (the ops tf-keras adds there too), the optimizer's state included
+                    _write(clone, target, sess, metadata,
+                           write=lambda prefix: tf_checkpoint.write(model, prefix, session))
             finally:
                 sess.close()
         old = None
