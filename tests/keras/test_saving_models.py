@@ -178,3 +178,49 @@ def test_conv_batchnorm_embedding_two_inputs_both_ways(tmp_path):
     got = json.loads(run_tf(TF_LOADS_MIXED, tmp_path).strip().splitlines()[-1])
     for name in ("w", "w.h5", "m.h5", "sm"):
         np.testing.assert_allclose(got[name], ours, rtol=1e-5, err_msg=name)
+
+
+RNN = """
+def build():
+    return tf.keras.Sequential([tf.keras.layers.Embedding(10, 3, input_length=5),
+                                tf.keras.layers.LSTM(4, return_sequences=True), tf.keras.layers.GRU(2),
+                                tf.keras.layers.Dense(1)])
+
+def run(m):
+    xs = np.array([[1, 2, 3, 4, 5], [0, 9, 8, 7, 6]], np.int32)
+    return tf.keras.backend.get_session().run(m.outputs[0], {m.inputs[0]: xs}).tolist()
+"""
+
+
+def test_recurrent_layers_cells_both_ways(tmp_path):
+    """LSTM and GRU weights live in their cell (layer_with_weights-1/cell/kernel): each side loads the other's
+    checkpoint and HDF5 weights and predicts the same."""
+    scope = {"tf": tf, "np": np}
+    exec(RNN, scope)
+    with tf.Graph().as_default():
+        m = scope["build"]()
+        m.save_weights(str(tmp_path / "gl"))
+        m.save_weights(str(tmp_path / "gl.h5"))
+        ours = scope["run"](m)
+    ref = json.loads(run_tf(RNN + """
+d = sys.argv[1]
+out = {}
+for name in ("gl", "gl.h5"):
+    with tf.Graph().as_default():
+        m = build()
+        m.load_weights(d + "/" + name)
+        out[name] = run(m)
+with tf.Graph().as_default():
+    m = build()
+    m.save_weights(d + "/tf")
+    m.save_weights(d + "/tf.h5")
+    out["written"] = run(m)
+print(json.dumps(out))
+""", tmp_path).strip().splitlines()[-1])
+    for name in ("gl", "gl.h5"):
+        np.testing.assert_allclose(ref[name], ours, rtol=1e-5, atol=1e-6, err_msg=name)
+    for name in ("tf", "tf.h5"):
+        with tf.Graph().as_default():
+            m = scope["build"]()
+            m.load_weights(str(tmp_path / name))
+            np.testing.assert_allclose(scope["run"](m), ref["written"], rtol=1e-5, atol=1e-6, err_msg=name)
