@@ -34,6 +34,8 @@ from graphlab.ops.clip_ops import clip_by_average_norm, clip_by_global_norm, cli
 from graphlab.ops.logging_ops import Assert, Print, assert_equal
 from graphlab.ops.logging_ops import print_v2 as print  # noqa: A004  (tf.print; builtins.print is not used here)
 from graphlab.ops.data_flow_ops import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue
+from graphlab.ops.accumulator_ops import (ConditionalAccumulator, ConditionalAccumulatorBase,  # noqa: E402
+                                        SparseConditionalAccumulator)
 from graphlab.ops.script_ops import py_func
 from graphlab.gradients import gradients
 from graphlab.ops.broadcast_ops import broadcast_to

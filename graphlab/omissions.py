@@ -46,8 +46,6 @@ OMISSIONS = {
         ("ragged RaggedTensor RaggedTensorSpec ragged_fill_empty_rows ragged_fill_empty_rows_grad", _RAGGED),
         ("mixed_precision", _GPU),
         ("sysconfig user_ops profiler resource_loader types", _TOOLING),
-        ("ConditionalAccumulator ConditionalAccumulatorBase SparseConditionalAccumulator", _DIST +
-         " (accumulators gather gradients from replicas for synchronous distributed training)"),
         ("create_partitioned_variables fixed_size_partitioner min_max_variable_partitioner "
          "variable_axis_size_partitioner", _DIST + " (partitioned variables shard a variable over parameter "
                                                    "servers; graphlab keeps every variable whole)"),
@@ -76,9 +74,6 @@ OMISSIONS = {
     ],
     "tf.train": [
         ("Server ServerDef", _SERVER),
-        ("SyncReplicasOptimizer", _DIST + " (its ConditionalAccumulators gather the replicas' gradients on the parameter "
-                                  "servers: build it in the TensorFlow workers of the hand-off, `graphlab cluster`, "
-                                  "lesson 11)"),
         ("Checkpoint CheckpointManager CheckpointOptions", _TF2_CKPT),
         ("sdca_fprint sdca_optimizer sdca_shrink_l1", _SDCA),
         ("do_quantize_training_on_graphdef", _QUANT),

@@ -18,7 +18,9 @@ The worker script is an ordinary TF1 between-graph replication program: ``tf.dis
 variables placed with ``tf.train.replica_device_setter``, ``tf.train.MonitoredTrainingSession(master=
 server.target, is_chief=(index == 0))``. ``graphlab cluster --example-worker`` prints the path of one that
 trains a model exported from graphlab (meta graph + checkpoint) and leaves the chief's checkpoint for graphlab
-to restore; lesson 11 walks through it.
+to restore; with ``--built-sync`` it runs instead the whole SyncReplicasOptimizer training graph graphlab built
+for each worker (one meta graph per worker, its sync ops marked by ``mark_sync_replicas`` below). Lesson 11
+walks through both.
 """
 import json
 import os
@@ -45,6 +47,29 @@ server = tf.distribute.Server(tf.train.ClusterSpec(config["cluster"]), job_name=
 print("%s %d serving at %s" % (task["type"], task["index"], server.target), flush=True)
 server.join()
 """
+
+
+def mark_sync_replicas(sync_optimizer, train_op, num_tokens=0, graph=None):
+    """Mark the parts of a graphlab SyncReplicasOptimizer in collections of the graph (saved with its meta
+    graph), so the example worker's ``--built-sync`` finds them by name: the train op, the chief's and the
+    other workers' local init, the readiness check, the initial tokens (none by default: every worker waits
+    for the first update) and the chief's queue runner (its queue, enqueue, close and cancel ops)."""
+    from graphlab.framework.graph import get_default_graph   # here: the cluster runner itself needs no engine
+    graph = graph or get_default_graph()
+    runner = sync_optimizer.get_chief_queue_runner()
+    with graph.as_default():
+        init_tokens = sync_optimizer.get_init_tokens_op(num_tokens)
+    parts = {"sync_replicas_train_op": [train_op],
+             "sync_replicas_chief_init_op": [sync_optimizer.chief_init_op],
+             "sync_replicas_local_step_init_op": [sync_optimizer.local_step_init_op],
+             "sync_replicas_ready_for_local_init_op": [sync_optimizer.ready_for_local_init_op],
+             "sync_replicas_init_tokens_op": [init_tokens],
+             "sync_replicas_chief_queue_runner": [runner.queue.queue_ref.op, runner.enqueue_ops[0],
+                                                  runner.close_op, runner.cancel_op]}
+    for key, items in parts.items():
+        for item in items:
+            graph.add_to_collection(key, item)
+    return parts
 
 
 def add_arguments(p):

@@ -10,7 +10,11 @@ from graphlab.framework.default_stacks import DefaultStack, _DefaultScope
 from graphlab.framework.operation import Operation
 
 
-_REF_ARG_OPS = frozenset(["Assign", "AssignAdd", "AssignSub", "CountUpTo", "IsVariableInitialized"])
+_REF_ARG_OPS = frozenset(["Assign", "AssignAdd", "AssignSub", "CountUpTo", "IsVariableInitialized",
+                          # the reference-form accumulators' ops (graphlab/ops/accumulator_ops.py)
+                          "AccumulatorApplyGradient", "AccumulatorTakeGradient", "AccumulatorNumAccumulated",
+                          "AccumulatorSetGlobalStep", "SparseAccumulatorApplyGradient",
+                          "SparseAccumulatorTakeGradient"])
 
 
 class _TakesRefs(dict):

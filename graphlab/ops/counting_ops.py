@@ -21,7 +21,8 @@ def _unique_outputs(with_counts):
         if x._shape.ndims is not None and x._shape.ndims != 1:
             raise ValueError("Shape must be rank 1 but is rank %d" % x._shape.ndims)
         idx = op._attrs["out_idx"]
-        out = [(x._dtype.base_dtype, tensor_shape.TensorShape([None])), (idx, x._shape.with_rank(1))]
+        # TF: the positions have the input's shape as it is known (an unknown one stays unknown)
+        out = [(x._dtype.base_dtype, tensor_shape.TensorShape([None])), (idx, x._shape)]
         return out + [(idx, tensor_shape.TensorShape([None]))] if with_counts else out
     return outputs
 

@@ -393,7 +393,11 @@ class FIFOQueue(QueueBase):
 
     def __init__(self, capacity, dtypes, shapes=None, names=None, shared_name=None, name="fifo_queue"):  # noqa
         shapes_ = _as_shape_list(shapes, len(dtypes) if isinstance(dtypes, (list, tuple)) else 1)
-        super().__init__(dtypes, shapes, names, _queue_attrs(dtypes, shapes_, capacity, shared_name), name)
+        graph = graph_mod.get_default_graph()
+        # TF 2.21 builds the FIFOQueue op itself out of control dependencies and on a CPU (merged with the
+        # outer device: "/job:ps/task:0" becomes "/job:ps/task:0/device:CPU:*"); the ops using it are not
+        with graph.control_dependencies(None), graph.device("CPU"):
+            super().__init__(dtypes, shapes, names, _queue_attrs(dtypes, shapes_, capacity, shared_name), name)
 
 
 class PaddingFIFOQueue(QueueBase):

@@ -52,6 +52,7 @@ from graphlab.train.supervisor import Supervisor  # noqa: E402
 from graphlab.train.cluster_spec import ClusterSpec  # noqa: E402
 from graphlab.formats.protos.cluster_pb2 import ClusterDef, JobDef  # noqa: E402
 from graphlab.train.device_setter import replica_device_setter  # noqa: E402
+from graphlab.train.sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: E402
 
 from graphlab import omissions as _omissions  # noqa: E402
 _omissions.install(globals(), "tf.train")

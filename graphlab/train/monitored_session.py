@@ -330,7 +330,10 @@ class _MonitoredSession:
         finally:
             self._coord.request_stop()
             try:
-                self._coord.join(self._threads, stop_grace_period_secs=self._stop_grace_period_secs)
+                # as TF: a thread still blocked after the grace period (a chief's sync queue runner waiting
+                # for gradients that will not come) is left to the session's close, which cancels its op
+                self._coord.join(self._threads, stop_grace_period_secs=self._stop_grace_period_secs,
+                                 ignore_live_threads=True)
             except errors.OutOfRangeError:
                 pass
             self._sess.close()

@@ -1,7 +1,9 @@
 """The hand-off to a real TensorFlow cluster: graphlab exports a model and its checkpoint, `graphlab cluster`
 starts TensorFlow's ps and worker tasks on loopback and runs the example between-graph worker on them, and the
 chief's checkpoint restores in graphlab. Synchronous replicas (every worker on the same batch) give exactly the
-single-process numbers; asynchronous workers update as they like. Every task is stopped and every port freed."""
+single-process numbers, whether TF's workers wrap their optimizer in SyncReplicasOptimizer themselves or import
+the whole training graph graphlab built for each of them (SyncReplicasOptimizer's ops and devices as TF's);
+asynchronous workers update as they like. Every task is stopped and every port freed."""
 import os
 import subprocess
 import sys
@@ -50,7 +52,8 @@ def exported(tmp_path_factory):
 
 def _run(exported, name, *extra, workers=2):
     d = exported["dir"]
-    args = ["--meta", str(d / "model.meta"), "--checkpoint", exported["start"], "--data", str(d / "data.npz"),
+    meta = str(d / ("sync-worker-{index}.meta" if "--built-sync" in extra else "model.meta"))
+    args = ["--meta", meta, "--checkpoint", exported["start"], "--data", str(d / "data.npz"),
             "--steps", str(STEPS), "--learning-rate", str(LR), "--logdir", str(d / name)] + list(extra)
     out = open(d / (name + ".out"), "w+")
     result = cluster.run_cluster(cluster.EXAMPLE_WORKER, args, ps=1, workers=workers,
@@ -91,6 +94,41 @@ def test_sync_replicas_on_a_loopback_cluster_equal_the_single_process_run(export
     _all_stopped_and_free(result)
     w, b, step, _ = _restore(exported, "sync")
     assert step == STEPS    # one update per step, each the mean of one gradient per worker
+    np.testing.assert_allclose(w, exported["final"][0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(b, exported["final"][1], rtol=1e-5, atol=1e-6)
+
+
+@pytest.fixture(scope="module")
+def built_sync(exported):
+    """graphlab builds each worker's whole training graph: the model placed by replica_device_setter for that
+    task and SyncReplicasOptimizer over both workers, exported one meta graph per worker."""
+    import graphlab as tf
+    d = exported["dir"]
+    for index in range(2):
+        with tf.Graph().as_default():
+            with tf.device(tf.train.replica_device_setter(ps_tasks=1, worker_device="/job:worker/task:%d" % index)):
+                x, y, w, b, loss = _model(tf)
+                gs = tf.train.get_or_create_global_step()
+                opt = tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(LR), replicas_to_aggregate=2,
+                                                     total_num_replicas=2)
+                train = opt.minimize(loss, global_step=gs)
+                cluster.mark_sync_replicas(opt, train)
+            tf.train.export_meta_graph(str(d / ("sync-worker-%d.meta" % index)))
+            devices = {op.name: op.device for op in tf.get_default_graph().get_operations()}
+    return {"meta": str(d / "sync-worker-{index}.meta"), "devices": devices}
+
+
+def test_sync_replicas_graph_built_in_graphlab_trains_on_the_cluster(exported, built_sync):
+    # the accumulators live with the variables on the ps, the token queue with the global step
+    devices = built_sync["devices"]
+    assert devices["sync_replicas/conditional_accumulator"] == devices["w"] == "/job:ps/task:0"
+    assert devices["sync_token_q"] == "/job:ps/task:0/device:CPU:*"
+    assert devices["sync_rep_local_step"] == devices["MatMul"] == "/job:worker/task:1"
+    result = _run(exported, "built-sync", "--built-sync")
+    assert result["ok"], result["printed"]
+    _all_stopped_and_free(result)
+    w, b, step, _ = _restore(exported, "built-sync")
+    assert step == STEPS
     np.testing.assert_allclose(w, exported["final"][0], rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(b, exported["final"][1], rtol=1e-5, atol=1e-6)
 
