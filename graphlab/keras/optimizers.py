@@ -19,11 +19,12 @@ import warnings
 from graphlab.framework import dtypes
 from graphlab.framework.graph import name_scope
 from graphlab.framework.indexed_slices import IndexedSlices
-from graphlab.framework.registry import convert_to_tensor
+from graphlab.framework.registry import build_op, convert_to_tensor
 from graphlab.gradients import gradients as tf_gradients
 from graphlab.keras.backend import session as ksession
 from graphlab.keras.backend import variables as kvariables
-from graphlab.ops import array_ops, clip_ops, control_flow_ops, custom_gradient, init_ops, math_ops, state_ops
+from graphlab.ops import (array_ops, clip_ops, control_flow_ops, counting_ops, custom_gradient, init_ops, math_ops,
+                          state_ops)
 from graphlab.ops import variables as variables_mod
 from graphlab.ops.resource_training_ops import resource_apply as _build_update
 from graphlab.train.optimizer import Optimizer as TrainOptimizer
@@ -292,6 +293,9 @@ class Optimizer:
 
     def _apply_one(self, grad, var, coefficients):
         if isinstance(grad, IndexedSlices):
+            if hasattr(self, "_resource_apply_sparse"):
+                return self._resource_apply_sparse_duplicate_indices(grad.values, var, grad.indices, coefficients)
+            # the optimizers without tf-keras's sparse form here update every row (the same numbers)
             grad = convert_to_tensor(grad)
         update = self._resource_apply_dense(grad, var, coefficients)
         if getattr(var, "constraint", None) is not None:
@@ -301,6 +305,10 @@ class Optimizer:
 
     def _resource_apply_dense(self, grad, var, coefficients):
         raise NotImplementedError("Must be implemented in subclasses.")
+
+    def _resource_apply_sparse_duplicate_indices(self, grad, var, indices, coefficients):
+        values, unique_indices = _deduplicate(grad, indices)
+        return self._resource_apply_sparse(values, var, unique_indices, coefficients)
 
     # ---- configuration ----
     def _serialize_hyperparameter(self, name):
@@ -332,6 +340,20 @@ class Optimizer:
 
 
 OptimizerV2 = Optimizer
+
+
+def _deduplicate(values, indices):
+    """Sum the rows of an IndexedSlices gradient that share an index (Unique, UnsortedSegmentSum)."""
+    unique_indices, positions = counting_ops.unique(indices)
+    summed = array_ops.unsorted_segment_sum(values, positions, array_ops.shape(unique_indices)[0])
+    return summed, unique_indices
+
+
+def _scatter_add(var, indices, updates):
+    """ResourceScatterAdd, then the variable read after it (tf-keras's _resource_scatter_add)."""
+    op = build_op("ResourceScatterAdd", [var.handle, indices, updates])
+    with control_flow_ops.control_dependencies([op]):
+        return var.value()
 
 
 def _identity_hyper(opt, name, dtype):
@@ -367,6 +389,16 @@ class SGD(Optimizer):
                                                     grad, c["momentum"]],
                                   use_locking=self._use_locking, use_nesterov=self.nesterov)
         return resource_apply("GradientDescent", [var.handle, c["lr_t"], grad], use_locking=self._use_locking)
+
+    def _resource_apply_sparse_duplicate_indices(self, grad, var, indices, c):
+        if self._momentum:
+            return super()._resource_apply_sparse_duplicate_indices(grad, var, indices, c)
+        return build_op("ResourceScatterAdd", [var.handle, indices, -grad * c["lr_t"]])
+
+    def _resource_apply_sparse(self, grad, var, indices, c):
+        return build_op("ResourceSparseApplyKerasMomentum", [
+            var.handle, self.get_slot(var, "momentum").handle, c["lr_t"], grad, indices, c["momentum"]],
+            attrs={"use_locking": self._use_locking, "use_nesterov": self.nesterov})
 
     def get_config(self):
         return dict(super().get_config(), learning_rate=self._serialize_hyperparameter("learning_rate"),
@@ -419,6 +451,24 @@ class Adam(_MomentsMixin, Optimizer):
         return resource_apply("Adam", [var.handle, self.get_slot(var, "m").handle, self.get_slot(var, "v").handle,
                                        c["beta_1_power"], c["beta_2_power"], c["lr_t"], c["beta_1_t"], c["beta_2_t"],
                                        c["epsilon"], grad], use_locking=self._use_locking, use_nesterov=False)
+
+    def _resource_apply_sparse(self, grad, var, indices, c):
+        """Rows of an embedding: m and v decay whole, the looked-up rows' share is scattered in, and every
+        row moves by lr * m / (sqrt(v) + epsilon), with tf-keras's ops."""
+        m = self.get_slot(var, "m")
+        m_scaled = grad * c["one_minus_beta_1_t"]
+        m_t = state_ops.assign(m, m * c["beta_1_t"], use_locking=self._use_locking)
+        with control_flow_ops.control_dependencies([m_t]):
+            m_t = _scatter_add(m, indices, m_scaled)
+        v = self.get_slot(var, "v")
+        v_scaled = (grad * grad) * c["one_minus_beta_2_t"]
+        v_t = state_ops.assign(v, v * c["beta_2_t"], use_locking=self._use_locking)
+        with control_flow_ops.control_dependencies([v_t]):
+            v_t = _scatter_add(v, indices, v_scaled)
+        v_sqrt = math_ops.sqrt(v_t)
+        var_update = state_ops.assign_sub(var, c["lr"] * m_t / (v_sqrt + c["epsilon"]),
+                                          use_locking=self._use_locking)
+        return control_flow_ops.group(*[var_update, m_t, v_t])
 
     def get_config(self):
         return dict(super().get_config(), learning_rate=self._serialize_hyperparameter("learning_rate"),

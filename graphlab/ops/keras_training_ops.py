@@ -62,3 +62,29 @@ register_op(
             "epsilon: T", "grad: T"],
     outputs=_no_outputs, kernel=updating(_adamax_kernel), grad=NOT_DIFFERENTIABLE, stateful=True,
     doc="AdaMax: m moving mean of grad, v = max(beta2 * v, |grad|); var -= lr / (1 - beta1^t) * m / (v + eps).")
+
+
+# ------------------------------------------------------------------------ ResourceSparseApplyKerasMomentum
+def _sparse_keras_momentum_kernel(ctx, var, accum, lr, grad, indices, momentum):
+    """The rows ``indices`` of var and accum updated as KerasMomentum does, one row at a time in order (so a
+    repeated index is applied twice, as TF's kernel does)."""
+    value = var.read(ctx)
+    acc = accum.read(ctx)
+    first = value.shape[0]
+    for row, g in zip(np.asarray(indices).reshape(-1), np.asarray(grad).reshape((-1,) + value.shape[1:])):
+        if not 0 <= row < first:
+            from graphlab.formats.errors import InvalidArgumentError
+            raise InvalidArgumentError(None, ctx.op, "Index %d at offset 0 in indices is out of range" % row)
+        acc[row] = acc[row] * momentum - g * lr
+        if ctx.attrs.get("use_nesterov"):
+            value[row] += acc[row] * momentum - g * lr
+        else:
+            value[row] += acc[row]
+    var.write(value)
+
+
+register_op(
+    "ResourceSparseApplyKerasMomentum",
+    inputs=["var: resource", "accum: resource", "lr: T", "grad: T", "indices: Tindices", "momentum: T"],
+    outputs=_no_outputs, kernel=updating(_sparse_keras_momentum_kernel), grad=NOT_DIFFERENTIABLE, stateful=True,
+    doc="KerasMomentum on the rows ``indices`` only (SGD with momentum on an embedding's gradient).")

@@ -39,7 +39,7 @@ for key, src in json.loads(sys.argv[1]).items():
         except Exception as e:
             scope["result"] = {"error": [type(e).__name__, str(e)]}
     out[key] = {"result": scope.get("result"), "stdout": buf.getvalue()}
-print(json.dumps(out))
+print(json.dumps(out, default=lambda o: o.item() if hasattr(o, "item") else repr(o)))
 sys.stdout.flush()
 os._exit(0)
 """
@@ -48,6 +48,11 @@ os._exit(0)
 def reference(snippets):
     """Run every snippet in tf-keras; {key: {"result": ..., "stdout": ...}}."""
     return tfref.run_tf_json(RUNNER, json.dumps(dict(snippets)))
+
+
+def _plain(value):
+    """numpy scalars as Python numbers in results (TF's side converts them the same way)."""
+    return value.item() if hasattr(value, "item") else repr(value)
 
 
 def run_ours(src, raising=False):
@@ -65,7 +70,7 @@ def run_ours(src, raising=False):
             if not raising:
                 raise
             scope["result"] = {"error": [type(e).__name__, str(e)]}
-    return {"result": json.loads(json.dumps(scope.get("result"))), "stdout": buf.getvalue()}
+    return {"result": json.loads(json.dumps(scope.get("result"), default=_plain)), "stdout": buf.getvalue()}
 
 
 def assert_close(ours, theirs, rtol=1e-5, atol=1e-6, path="result"):

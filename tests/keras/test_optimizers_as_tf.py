@@ -30,6 +30,25 @@ OPTIMIZERS = ["Adam(0.1)", "SGD(0.1)", "SGD(0.1, momentum=0.9)", "SGD(0.1, momen
               "Adam(0.1, decay=0.01)", "SGD(0.1, clipnorm=0.5)", "Adam(0.1, clipvalue=0.1)",
               "Adam(learning_rate=0.1, global_clipnorm=0.1)"]
 SNIPPETS = {"steps " + o: STEPS % o for o in OPTIMIZERS}
+SPARSE = """
+emb = tf.Variable(np.arange(12, dtype=np.float32).reshape(6, 2) / 10, use_resource=True, name="emb")
+ids = tf.constant([1, 3, 1], name="ids")
+loss = tf.reduce_sum(tf.square(tf.nn.embedding_lookup(emb, ids)))
+n0 = len(tf.get_default_graph().get_operations())
+opt = keras.optimizers.%s
+with tf.name_scope("training"):
+    upd = opt.get_updates(loss, [emb])
+built = ops(n0)
+sess = keras.backend.get_session()
+sess.run(emb.initializer)
+vals = []
+for i in range(2):
+    sess.run(upd)
+    vals.append(floats(sess.run(emb)))
+result = {"ops": built, "values": vals}
+"""
+for _o in ["SGD(0.1)", "SGD(0.1, momentum=0.9)", "SGD(0.1, momentum=0.9, nesterov=True)", "Adam(0.1)"]:
+    SNIPPETS["embedding rows " + _o] = SPARSE % _o
 SNIPPETS["config"] = """
 result = [keras.optimizers.Adam(0.01, decay=0.1).get_config(), keras.optimizers.SGD(momentum=0.5).get_config(),
           keras.optimizers.RMSprop().get_config(), type(keras.optimizers.get("adam")).__name__,

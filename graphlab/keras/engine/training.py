@@ -21,7 +21,7 @@ from graphlab.keras import metrics as metrics_mod
 from graphlab.keras import optimizers as optimizers_mod
 from graphlab.keras.engine import training_arrays
 from graphlab.keras.losses import LossFunctionWrapper, Reduction
-from graphlab.ops import math_ops
+from graphlab.ops import array_ops, math_ops
 
 
 class _Endpoint:
@@ -159,9 +159,53 @@ class TrainingMixin:
             self._per_output_weighted_metrics = self._collect_metrics(weighted_metrics, weighted=True)
             self._set_metric_attributes()
             self._handle_metrics(self._per_output_metrics)
+            for e in self._training_endpoints:
+                e.sample_weight_mode = sample_weight_mode if not isinstance(sample_weight_mode, dict) else \
+                    sample_weight_mode.get(e.output_name)
+            self._compile_weights_loss_and_weighted_metrics()
+        self._collected_trainable_weights = self.trainable_weights
+
+    def _compile_weights_loss_and_weighted_metrics(self):
+        """Sample-weight placeholders (when a mode asks for them), the weighted metrics and the loss: built
+        by compile, and again (``metrics_<n>/``, ``loss_<n>/``) when fit first brings sample weights."""
+        with K.get_graph().as_default():
+            for e in self._training_endpoints:
+                self._populate_sample_weight(e)
             self._handle_metrics(self._per_output_weighted_metrics, weighted=True)
             self.total_loss = self._prepare_total_loss()
-        self._collected_trainable_weights = self.trainable_weights
+
+    @staticmethod
+    def _populate_sample_weight(e):
+        if e.should_skip_target() or e.sample_weight_mode is None:
+            e.sample_weight = None
+            return
+        if e.sample_weight is not None:
+            return
+        if e.sample_weight_mode not in ("samplewise", "temporal"):
+            raise ValueError('"sample_weight_mode should be None or "temporal". Found: ' + str(e.sample_weight_mode))
+        temporal = e.sample_weight_mode == "temporal"
+        default = K.constant([[1.0]] if temporal else [1.0])
+        e.sample_weight = array_ops.placeholder_with_default(default, shape=[None, None] if temporal else [None],
+                                                             name=e.output_name + "_sample_weights")
+
+    def _update_sample_weight_modes(self, sample_weights=None):
+        """Sample weights given: each output's mode becomes 'samplewise' (unless set); none: back to None."""
+        if not getattr(self, "_is_compiled", False):
+            return
+        if sample_weights and any(w is not None for w in sample_weights):
+            for e in self._training_endpoints:
+                e.sample_weight_mode = e.sample_weight_mode or "samplewise"
+        else:
+            for e in self._training_endpoints:
+                e.sample_weight_mode = None
+
+    def _recompile_weights_loss_and_weighted_metrics(self):
+        mismatch = any((e.sample_weight_mode is not None and e.sample_weight is None)
+                       or (e.sample_weight_mode is None and e.sample_weight is not None)
+                       for e in self._training_endpoints if not e.should_skip_target())
+        if mismatch:
+            self._compile_weights_loss_and_weighted_metrics()
+        return mismatch
 
     def _set_loss_weights(self, loss_weights):
         endpoints = self._training_endpoints
@@ -314,6 +358,10 @@ class TrainingMixin:
     def _feed_targets(self):
         return [e.target for e in self._training_endpoints if not e.should_skip_target()]
 
+    @property
+    def _feed_sample_weights(self):
+        return [e.sample_weight for e in self._training_endpoints if e.sample_weight is not None]
+
     def _assert_compile_was_called(self):
         if not getattr(self, "_v1_compile_was_called", False):
             raise RuntimeError("You must compile your model before training/testing. Use "
@@ -324,9 +372,10 @@ class TrainingMixin:
         return [] if isinstance(phase, int) else [phase]
 
     def _make_train_function(self):
-        if self.train_function is not None:
+        recompiled = self._recompile_weights_loss_and_weighted_metrics()
+        if self.train_function is not None and not recompiled:
             return
-        inputs = self._feed_inputs + self._feed_targets + self._learning_phase_feed()
+        inputs = self._feed_inputs + self._feed_targets + self._feed_sample_weights + self._learning_phase_feed()
         with K.get_graph().as_default():
             with name_scope("training"):
                 updates = self.optimizer.get_updates(params=self._collected_trainable_weights,
@@ -337,9 +386,10 @@ class TrainingMixin:
                                              name="train_function", **self._function_kwargs)
 
     def _make_test_function(self):
-        if self.test_function is not None:
+        recompiled = self._recompile_weights_loss_and_weighted_metrics()
+        if self.test_function is not None and not recompiled:
             return
-        inputs = self._feed_inputs + self._feed_targets
+        inputs = self._feed_inputs + self._feed_targets + self._feed_sample_weights
         with name_scope("evaluation"):
             self.test_function = K.function(inputs, [self.total_loss] + self._metric_results(),
                                             updates=self.state_updates, name="test_function",
@@ -388,10 +438,9 @@ class TrainingMixin:
         """One training step on one batch; returns the loss (and metrics)."""
         self._assert_compile_was_called()
         x, y, sample_weights = training_arrays.standardize(self, x, y, sample_weight, class_weight)
-        if sample_weights:
-            raise NotImplementedError("graphlab's Keras does not implement sample weights yet")
-        ins = x + y + [True] * len(self._learning_phase_feed())
+        self._update_sample_weight_modes(sample_weights)
         self._make_train_function()
+        ins = x + y + training_arrays.fed_weights(self, sample_weights) + [True] * len(self._learning_phase_feed())
         outputs = self.train_function(ins)
         if reset_metrics:
             self.reset_metrics()
@@ -401,10 +450,9 @@ class TrainingMixin:
         """The loss (and metrics) of one batch, without training."""
         self._assert_compile_was_called()
         x, y, sample_weights = training_arrays.standardize(self, x, y, sample_weight)
-        if sample_weights:
-            raise NotImplementedError("graphlab's Keras does not implement sample weights yet")
+        self._update_sample_weight_modes(sample_weights)
         self._make_test_function()
-        outputs = self.test_function(x + y)
+        outputs = self.test_function(x + y + training_arrays.fed_weights(self, sample_weights))
         if reset_metrics:
             self.reset_metrics()
         return outputs[0] if len(outputs) == 1 else outputs

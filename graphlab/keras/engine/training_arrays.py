@@ -47,6 +47,10 @@ def _as_list(data, names):
 def _standardize_arrays(data, names, shapes, prefix):
     """tf-keras's standardize_input_data: one array per name, a 1-D array gets a trailing axis when the
     model expects more, and each array's shape is checked (batch axis excluded)."""
+    if not names:
+        if data is not None and not isinstance(data, dict) and len(data):
+            raise ValueError("Error when checking model " + prefix + ": expected no data, but got:", data)
+        return []
     arrays = _as_list(data, names)
     if len(arrays) != len(names):
         if arrays and hasattr(arrays[0], "shape"):
@@ -73,9 +77,10 @@ def _standardize_arrays(data, names, shapes, prefix):
     return out
 
 
-def _check_array_lengths(inputs, targets):
+def _check_array_lengths(inputs, targets, weights=()):
     set_x = {x.shape[0] for x in inputs}
     set_y = {y.shape[0] for y in targets}
+    set_w = {w.shape[0] for w in weights if w is not None}
     if len(set_x) > 1:
         raise ValueError("All input arrays (x) should have the same number of samples. Got array shapes: "
                          + str([x.shape for x in inputs]))
@@ -85,21 +90,108 @@ def _check_array_lengths(inputs, targets):
     if set_x and set_y and list(set_x)[0] != list(set_y)[0]:
         raise ValueError("Input arrays should have the same number of samples as target arrays. Found "
                          + str(list(set_x)[0]) + " input samples and " + str(list(set_y)[0]) + " target samples.")
+    if len(set_w) > 1:
+        raise ValueError("All sample_weight arrays should have the same number of samples. Got array shapes: "
+                         + str([w.shape for w in weights if w is not None]))
+    if set_y and set_w and list(set_y)[0] != list(set_w)[0]:
+        raise ValueError("Sample_weight arrays should have the same number of samples as target arrays. Got "
+                         + str(list(set_y)[0]) + " input samples and " + str(list(set_w)[0]) + " target samples.")
 
 
 def standardize(model, x, y=None, sample_weight=None, class_weight=None):
-    """(inputs, targets, sample weights) as lists of numpy arrays, checked against the model."""
-    if sample_weight is not None or class_weight is not None:
-        raise NotImplementedError("graphlab's Keras does not implement sample_weight/class_weight yet")
+    """(inputs, targets, sample weights) as lists of numpy arrays (a weight may be None), checked against
+    the model; ``class_weight`` becomes per-sample weights from each target's class."""
     input_shapes = [tuple(t.shape.as_list()) if t.shape.ndims is not None else None for t in model.inputs]
     inputs = _standardize_arrays(x, model.input_names, input_shapes, "input")
     targets = []
     if y is not None:
         endpoints = [e for e in model._training_endpoints if not e.should_skip_target()]
-        targets = _standardize_arrays(y, [e.output_name for e in endpoints],
-                                      [e.feed_output_shape() for e in endpoints], "target")
-        _check_array_lengths(inputs, targets)
+        targets = _standardize_arrays(y, [e.output_name for e in endpoints], None, "target")
+        weights = _standardize_sample_weights(sample_weight, [e.output_name for e in endpoints])
+        weights = [_weights_with_classes(t, w, class_weight.get(e.output_name, class_weight)
+                                         if isinstance(class_weight, dict) and e.output_name in class_weight
+                                         else class_weight)
+                   for t, w, e in zip(targets, weights, endpoints)]
+        _check_array_lengths(inputs, targets, weights)
+        _check_loss_and_target(targets, endpoints)
+        return inputs, targets, weights
     return inputs, targets, []
+
+
+def _standardize_sample_weights(sample_weight, names):
+    if sample_weight is None:
+        return [None] * len(names)
+    if isinstance(sample_weight, dict):
+        unknown = [k for k in sample_weight if k not in names]
+        if unknown:
+            raise ValueError("Unknown entries in sample_weight dictionary: {}. Only expected following keys: "
+                             "{}".format(unknown, names))
+        return [None if sample_weight.get(n) is None else np.asarray(sample_weight[n]) for n in names]
+    if isinstance(sample_weight, (list, tuple)) and len(names) > 1:
+        if len(sample_weight) != len(names):
+            raise ValueError("When passing a list as sample_weight, it should have one entry per model output. "
+                             "The model has " + str(len(names)) + " outputs, but you passed sample_weight="
+                             + str(sample_weight))
+        return [None if w is None else np.asarray(w) for w in sample_weight]
+    weights = np.asarray(sample_weight)
+    if weights.ndim != 1:
+        raise ValueError("Found a sample_weight array with shape " + str(weights.shape) + ". In order to use "
+                         "timestep-wise sample weighting, you should pass a 2D sample_weight array and specify "
+                         "`sample_weight_mode=\"temporal\"` in compile(). If you just mean to use sample-wise "
+                         "weights, make sure your sample_weight array is 1D.")
+    return [weights]
+
+
+def _weights_with_classes(y, sample_weight, class_weight):
+    """tf-keras's standardize_weights for sample-wise weights: the class weights of each sample's class."""
+    if sample_weight is not None and sample_weight.ndim == 1 and len(sample_weight) != len(y):
+        raise ValueError("Found a sample_weight array with shape {} for an input with shape {}. sample_weight "
+                         "cannot be broadcast.".format(sample_weight.shape, y.shape))
+    if not isinstance(class_weight, dict) or not class_weight:
+        return sample_weight
+    if y.ndim > 2:
+        raise ValueError("`class_weight` not supported for 3+ dimensional targets.")
+    classes = np.argmax(y, axis=1) if y.shape[1] > 1 else np.reshape(y, y.shape[0])
+    weights = np.asarray([class_weight[c] for c in classes if c in class_weight])
+    if len(weights) != len(classes):
+        missing = set(classes) - set(class_weight)
+        raise ValueError("`class_weight` must contain all classes in the data. The classes %s exist in the data "
+                         "but not in `class_weight`." % missing)
+    return weights if sample_weight is None else sample_weight * weights
+
+
+def fed_weights(model, sample_weights):
+    """The values fed to the model's sample-weight placeholders (None keeps the placeholder's default)."""
+    by_name = dict(zip([e.output_name for e in model._training_endpoints if not e.should_skip_target()],
+                       sample_weights or []))
+    return [by_name.get(e.output_name) for e in model._training_endpoints if e.sample_weight is not None]
+
+
+def _check_loss_and_target(targets, endpoints):
+    """tf-keras's check of targets against the losses that need their output's shape."""
+    from graphlab.keras import losses
+    key_fns = (losses.mean_squared_error, losses.binary_crossentropy, losses.categorical_crossentropy)
+    key_classes = (losses.MeanSquaredError, losses.BinaryCrossentropy, losses.CategoricalCrossentropy)
+    for y, e in zip(targets, endpoints):
+        loss = e.loss_fn
+        wrapper = isinstance(loss, losses.LossFunctionWrapper)
+        if isinstance(loss, losses.CategoricalCrossentropy) or (wrapper and loss.fn is losses.categorical_crossentropy):
+            if y.shape[-1] == 1:
+                raise ValueError("You are passing a target array of shape " + str(y.shape) + " while using as loss "
+                                 "`categorical_crossentropy`. `categorical_crossentropy` expects targets to be binary "
+                                 "matrices (1s and 0s) of shape (samples, classes). If your targets are integer "
+                                 "classes, you can convert them to the expected format via:\n```\nfrom "
+                                 "tf_keras.src.utils import to_categorical\ny_binary = to_categorical(y_int)\n```\n\n"
+                                 "Alternatively, you can use the loss function `sparse_categorical_crossentropy` "
+                                 "instead, which does expect integer targets.")
+        if isinstance(loss, key_classes) or (wrapper and loss.fn in key_fns):
+            shape = tuple(e.output.shape.as_list())
+            for target_dim, out_dim in zip(y.shape[1:], shape[1:]):
+                if out_dim is not None and target_dim != out_dim:
+                    name = loss.name if loss.name is not None else (loss.fn if wrapper else type(loss)).__name__
+                    raise ValueError("A target array with shape " + str(y.shape) + " was passed for an output of "
+                                     "shape " + str(shape) + " while using as loss `" + name + "`. This loss "
+                                     "expects targets to have the same shape as the output.")
 
 
 def _make_batches(size, batch_size):
@@ -107,7 +199,7 @@ def _make_batches(size, batch_size):
     return [(i * batch_size, min(size, (i + 1) * batch_size)) for i in range(num_batches)]
 
 
-def _slice(arrays, ids):
+def _slice(arrays, ids):  # None: a sample-weight placeholder left at its default
     return [None if a is None else a[ids] for a in arrays]
 
 
@@ -214,8 +306,8 @@ def _function_for(model, mode):
     return model.predict_function
 
 
-def model_iteration(model, inputs, targets=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
-                    val_inputs=None, val_targets=None, shuffle=True, initial_epoch=0, steps_per_epoch=None,
+def model_iteration(model, inputs, targets=None, sample_weights=None, batch_size=None, epochs=1, verbose=1,
+                    callbacks=None, val_inputs=None, val_targets=None, val_sample_weights=None, shuffle=True, initial_epoch=0, steps_per_epoch=None,
                     validation_steps=None, validation_freq=1, mode=ModeKeys.TRAIN, steps_name="steps"):
     """One loop for the three modes, as tf-keras's model_iteration: epochs of batches (or steps), callbacks
     around each, validation after each training epoch."""
@@ -226,7 +318,10 @@ def model_iteration(model, inputs, targets=None, batch_size=None, epochs=1, verb
             steps_per_epoch = feed.count_steps()
     use_steps = feed is not None or steps_per_epoch is not None
     learning_phase = [True] * len(model._learning_phase_feed()) if mode == ModeKeys.TRAIN else []
-    ins = None if feed is not None else inputs + (targets or [])
+    if mode != ModeKeys.PREDICT:
+        model._update_sample_weight_modes(sample_weights)
+    ins = None if feed is not None else inputs + (targets or []) + (
+        fed_weights(model, sample_weights) if mode != ModeKeys.PREDICT else [])
     if feed is not None:
         num_samples_or_steps = steps_per_epoch
     elif steps_per_epoch:
@@ -234,6 +329,8 @@ def model_iteration(model, inputs, targets=None, batch_size=None, epochs=1, verb
     else:
         num_samples_or_steps = int(ins[0].shape[0])
     f = _function_for(model, mode)
+    if feed is None and mode != ModeKeys.PREDICT:   # the weights fed are those the (re)built function takes
+        ins = inputs + (targets or []) + fed_weights(model, sample_weights)
     do_validation = val_inputs is not None
     if isinstance(val_inputs, _DatasetFeed):
         val_samples_or_steps = validation_steps or val_inputs.count_steps()
@@ -268,7 +365,7 @@ def model_iteration(model, inputs, targets=None, batch_size=None, epochs=1, verb
                 try:
                     if feed is not None:
                         x, y = feed.next()
-                        batch_ins = x + (y if mode != ModeKeys.PREDICT else [])
+                        batch_ins = x + (y + fed_weights(model, []) if mode != ModeKeys.PREDICT else [])
                     else:
                         batch_ins = ins
                 except OutOfRangeError:
@@ -312,7 +409,10 @@ def model_iteration(model, inputs, targets=None, batch_size=None, epochs=1, verb
         if len(results) == 1:
             results = results[0]
         if do_validation and _should_validate(validation_freq, epoch) and not model.stop_training:
-            val_results = model_iteration(model, val_inputs, targets=val_targets, batch_size=batch_size,
+            # validation batches are shuffled too (tf-keras calls its loop with the default shuffle=True), which
+            # draws from numpy's generator between training epochs
+            val_results = model_iteration(model, val_inputs, targets=val_targets,
+                                          sample_weights=val_sample_weights, batch_size=batch_size,
                                           steps_per_epoch=validation_steps, callbacks=callbacks, verbose=0,
                                           mode=ModeKeys.TEST, steps_name="validation_steps")
             if not isinstance(val_results, list):
@@ -367,8 +467,8 @@ def fit(model, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, valid
             raise ValueError("`y` argument is not supported when using dataset as input.")
         inputs, targets = _DatasetFeed(model, x), None
     else:
-        inputs, targets, _ = standardize(model, x, y, sample_weight, class_weight)
-    val_inputs = val_targets = None
+        inputs, targets, weights = standardize(model, x, y, sample_weight, class_weight)
+    val_inputs = val_targets = val_weights = None
     if validation_data:
         if _is_dataset(validation_data):
             val_inputs = _DatasetFeed(model, validation_data)
@@ -378,8 +478,8 @@ def fit(model, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, valid
                                  "(x_val, y_val), or 3 items (x_val, y_val, val_sample_weights), or "
                                  "alternatively it could be a dataset or a dataset or a dataset iterator. "
                                  "However we received `validation_data=%s`" % (validation_data,))
-            val_inputs, val_targets, _ = standardize(model, validation_data[0], validation_data[1],
-                                                     validation_data[2] if len(validation_data) == 3 else None)
+            val_inputs, val_targets, val_weights = standardize(
+                model, validation_data[0], validation_data[1], validation_data[2] if len(validation_data) == 3 else None)
     elif validation_split and 0.0 < validation_split < 1.0:
         if _is_dataset(x):
             raise ValueError("`validation_split` argument is not supported when input `x` is a dataset or a "
@@ -392,10 +492,15 @@ def fit(model, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, valid
                              "argument.".format(batch_size=inputs[0].shape[0], split=validation_split))
         inputs, val_inputs = [a[:split_at] for a in inputs], [a[split_at:] for a in inputs]
         targets, val_targets = [a[:split_at] for a in targets], [a[split_at:] for a in targets]
+        weights, val_weights = ([None if w is None else w[:split_at] for w in weights],
+                                [None if w is None else w[split_at:] for w in weights])
     elif validation_steps:
         raise ValueError("`validation_steps` should not be specified if `validation_data` is None.")
-    return model_iteration(model, inputs, targets, batch_size=batch_size, epochs=epochs, verbose=verbose,
-                           callbacks=callbacks, val_inputs=val_inputs, val_targets=val_targets, shuffle=shuffle,
+    if _is_dataset(x):
+        weights = None
+    return model_iteration(model, inputs, targets, sample_weights=weights, batch_size=batch_size, epochs=epochs,
+                           verbose=verbose, callbacks=callbacks, val_inputs=val_inputs, val_targets=val_targets,
+                           val_sample_weights=val_weights, shuffle=shuffle,
                            initial_epoch=initial_epoch, steps_per_epoch=steps_per_epoch,
                            validation_steps=validation_steps, validation_freq=validation_freq,
                            mode=ModeKeys.TRAIN, steps_name="steps_per_epoch")
@@ -406,9 +511,11 @@ def evaluate(model, x, y, batch_size=None, verbose=1, sample_weight=None, steps=
     if _is_dataset(x):
         inputs, targets = _DatasetFeed(model, x), None
     else:
-        inputs, targets, _ = standardize(model, x, y, sample_weight)
-    return model_iteration(model, inputs, targets, batch_size=batch_size, verbose=verbose, steps_per_epoch=steps,
-                           callbacks=callbacks, mode=ModeKeys.TEST)
+        inputs, targets, weights = standardize(model, x, y, sample_weight)
+    if _is_dataset(x):
+        weights = None
+    return model_iteration(model, inputs, targets, sample_weights=weights, batch_size=batch_size, verbose=verbose, steps_per_epoch=steps,
+                           callbacks=callbacks, mode=ModeKeys.TEST, shuffle=False)
 
 
 def predict(model, x, batch_size=None, verbose=0, steps=None, callbacks=None):
@@ -418,7 +525,7 @@ def predict(model, x, batch_size=None, verbose=0, steps=None, callbacks=None):
     else:
         inputs, _, _ = standardize(model, x)
     return model_iteration(model, inputs, batch_size=batch_size, verbose=verbose, steps_per_epoch=steps,
-                           callbacks=callbacks, mode=ModeKeys.PREDICT)
+                           callbacks=callbacks, mode=ModeKeys.PREDICT, shuffle=False)
 
 
 def _ensure_compiled(model, x):
@@ -429,7 +536,17 @@ def _ensure_compiled(model, x):
         raise RuntimeError("graphlab's Keras needs the model's input shape before training: give the first "
                            "layer input_shape=... (or call the model on an Input) before compile")
     first = _as_list(x, ["input"])[0]
-    model._build_for_input((None,) + first.shape[1:], first.dtype)
+    dtype = "float32" if first.dtype.kind == "f" else first.dtype.name
+    # as tf-keras's _set_inputs: a placeholder named input_<n>, the model called on it (its layers' ops and
+    # variables under the model's name scope), outputs named output_<n>
+    name = K.unique_object_name("input", zero_based=False)
+    inputs = K.placeholder(shape=(None,) + first.shape[1:], dtype=dtype, name=name)
+    K.learning_phase()  # the model's call asks for it (its layers may take `training`)
+    outputs = model(inputs)
+    model.inputs, model.outputs = [inputs], outputs if isinstance(outputs, list) else [outputs]
+    model.input_names = [name]
+    model.output_names = ["output_%d" % (i + 1) for i in range(len(model.outputs))]
+    model.built = True
     model.compile(optimizer=model.optimizer, loss=model.loss, metrics=model._compile_metrics,
                   loss_weights=model.loss_weights, sample_weight_mode=model.sample_weight_mode,
                   weighted_metrics=model._compile_weighted_metrics, **model._function_kwargs)
