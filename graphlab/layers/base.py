@@ -10,6 +10,7 @@ import re
 
 from graphlab.framework import dtypes
 from graphlab.framework import graph as graph_mod
+from graphlab.framework import object_names
 from graphlab.ops import control_flow_ops
 from graphlab.framework.registry import const_value, convert_to_tensor
 from graphlab.ops.variable_scope import get_variable, variable_scope
@@ -22,11 +23,9 @@ def _snake(name):
 
 
 def _unique_layer_name(base):
-    """Keras's per-graph object names: the n-th unnamed layer of a kind is ``<kind>_<n>`` (from 1)."""
-    graph = graph_mod.get_default_graph()
-    uids = graph.__dict__.setdefault("_layer_name_uids", {})
-    uids[base] = uids.get(base, 0) + 1
-    return "%s_%d" % (base, uids[base])
+    """Keras's per-graph object names: the n-th unnamed layer of a kind is ``<kind>_<n>`` (from 1), counted
+    with Keras layers and RNN cells of that name."""
+    return object_names.unique_object_name(base)
 
 
 def smart_cond(pred, true_fn, false_fn, name=None):

@@ -17,10 +17,23 @@ _HALF_OR_FLOAT = (dtypes.float16, dtypes.bfloat16, dtypes.float32)
 
 
 def _axes(data_format):
-    if data_format not in ("NHWC", "NDHWC"):
-        raise ValueError("only channels-last data_format (NHWC, NDHWC) is supported (got %r): transpose first"
-                         % data_format)
-    return (0, 1, 2) if data_format == "NHWC" else (0, 1, 2, 3)
+    """The axes reduced over, channels last (the kernels move a channels-first input's channels last)."""
+    if data_format not in ("NHWC", "NDHWC", "NCHW", "NCDHW"):
+        raise ValueError("data_format must be one of NHWC, NDHWC, NCHW, NCDHW (got %r)" % data_format)
+    return (0, 1, 2) if data_format in ("NHWC", "NCHW") else (0, 1, 2, 3)
+
+
+def _channels_first(data_format):
+    return data_format in ("NCHW", "NCDHW")
+
+
+def _last(x, data_format):
+    """x with its channels last (a view): the kernels compute channels-last."""
+    return np.moveaxis(x, 1, -1) if _channels_first(data_format) else x
+
+
+def _back(y, data_format):
+    return np.moveaxis(y, -1, 1) if _channels_first(data_format) else y
 
 
 def _check_types(op):
@@ -40,7 +53,8 @@ def _channels(op, vectors):
     rank = len(_axes(op._attrs["data_format"])) + 1
     if x._shape.ndims is not None and x._shape.ndims != rank:
         raise ValueError("Shape must be rank %d but is rank %d" % (rank, x._shape.ndims))
-    channels = x._shape.as_list()[-1] if x._shape.ndims is not None else None
+    channel_axis = 1 if _channels_first(op._attrs["data_format"]) else -1
+    channels = x._shape.as_list()[channel_axis] if x._shape.ndims is not None else None
     for t in vectors:
         if t._shape.ndims is None:
             continue
@@ -68,6 +82,14 @@ def _fbn_outputs(op):
 def _fbn_kernel(ctx, x, scale, offset, mean, var):
     a = ctx.attrs
     axes = _axes(a["data_format"])
+    if _channels_first(a["data_format"]):
+        outs = _fbn_kernel_last(ctx, _last(x, a["data_format"]), scale, offset, mean, var, axes)
+        return (_back(outs[0], a["data_format"]),) + tuple(outs[1:])
+    return _fbn_kernel_last(ctx, x, scale, offset, mean, var, axes)
+
+
+def _fbn_kernel_last(ctx, x, scale, offset, mean, var, axes):
+    a = ctx.attrs
     eps = np.float32(a["epsilon"])
     xf = x.astype(np.float32)
     zero = np.float32(0)
@@ -129,6 +151,16 @@ def _fbn_grad_outputs(op):
 def _fbn_grad_kernel(ctx, dy, x, scale, mean, var, _reserve):
     a = ctx.attrs
     axes = _axes(a["data_format"])
+    if _channels_first(a["data_format"]):
+        f = a["data_format"]
+        dx, scale_backprop, offset_backprop, e1, e2 = _fbn_grad_kernel_last(ctx, _last(dy, f), _last(x, f), scale,
+                                                                            mean, var, axes)
+        return _back(dx, f), scale_backprop, offset_backprop, e1, e2
+    return _fbn_grad_kernel_last(ctx, dy, x, scale, mean, var, axes)
+
+
+def _fbn_grad_kernel_last(ctx, dy, x, scale, mean, var, axes):
+    a = ctx.attrs
     inv = 1 / np.sqrt(var + np.float32(a["epsilon"]))
     dyf, xhat = dy.astype(np.float32), (x.astype(np.float32) - mean) * inv
     offset_backprop = dyf.sum(axis=axes, dtype=np.float32)
@@ -144,6 +176,9 @@ def _fbn_grad_kernel(ctx, dy, x, scale, mean, var, _reserve):
 
 def _batch_norm_grad_graph(dy, x, scale, mean, var, epsilon, data_format, is_training):
     """TF's _BatchNormGrad: the gradients of FusedBatchNormV3 as ordinary ops, so they can be differentiated."""
+    if _channels_first(data_format):
+        raise NotImplementedError("second derivatives of a channels-first (%s) fused batch norm are not "
+                                  "implemented in graphlab" % data_format)
     axes = list(_axes(data_format))
     x_dtype = x.dtype.base_dtype
     if x_dtype in (dtypes.float16, dtypes.bfloat16):

@@ -16,22 +16,15 @@ TF 2.21 serves these cells from tf-keras' legacy layers, and their names come fr
 import collections
 import re
 
-from graphlab.framework import dtypes, graph as graph_mod, nest, tensor_shape
+from graphlab.framework import dtypes, graph as graph_mod, nest, object_names, tensor_shape
 from graphlab.framework.tensor import Tensor
 from graphlab.ops import array_ops, math_ops
 from graphlab.framework.registry import const_value, constant, convert_to_tensor
 from graphlab.ops import variable_scope as vs
 
-_OBJECT_NAMES_KEY = ("__rnn_cell_object_names",)
-
-
 def _unique_object_name(base_name):
-    """``basic_lstm_cell_1``, ``basic_lstm_cell_2``... counted per graph, as tf-keras names its layers."""
-    counts = graph_mod.get_default_graph().get_collection_ref(_OBJECT_NAMES_KEY)
-    if not counts:
-        counts.append(collections.Counter())
-    counts[0][base_name] += 1
-    return "%s_%d" % (base_name, counts[0][base_name])
+    """``basic_lstm_cell_1``, ``basic_lstm_cell_2``... counted per graph with tf.layers and Keras layers."""
+    return object_names.unique_object_name(base_name)
 
 
 def _snake_case(class_name):

@@ -35,7 +35,7 @@ def run_snippets(snippets):
     out = {}
     for key, src in snippets.items():
         tf.keras.backend.clear_session()
-        scope = {"tf": tf, "np": np, "K": tf.keras.backend, "L": tf.keras.layers, "ops": ops,
+        scope = {"tf": tf, "np": np, "json": json, "K": tf.keras.backend, "L": tf.keras.layers, "ops": ops,
                  "summary": summary, "tolist": tolist}
         try:
             with warnings.catch_warnings():

@@ -58,6 +58,18 @@ second = f([np.array([1.0, 1.0], np.float32)])[0]
 result = {"values": [tolist(first), tolist(second), tolist(K.get_value(v))], "name": v.name,
           "ops": [o[:2] for o in ops()]}
 """,
+    "more_helpers": """
+a = K.constant(np.arange(12, dtype=np.float32).reshape(2, 3, 2))
+p = K.placeholder((None, 3, 2))
+vals = [K.repeat_elements(a, 2, axis=1), K.temporal_padding(a, (1, 2)), K.cumsum(a, axis=1), K.cumprod(a + 1, 2),
+        K.arange(5), K.arange(1, 7, 2, dtype='float32'), K.spatial_2d_padding(K.reshape(a, (1, 2, 3, 2))),
+        K.in_top_k(K.constant([[0.1, 0.9], [0.8, 0.2]]), K.constant([1, 1], dtype='int32'), 1),
+        K.gradients(K.sum(K.square(a)), [a])[0]]
+graph_ops = [o[:2] for o in ops()]
+unknown = K.repeat_elements(p, 3, axis=0)   # (TF makes its multiples twice from a float array: not compared)
+result = {"values": [tolist(v) for v in K.get_session().run(vals)], "ops": graph_ops,
+          "unknown": unknown.shape.as_list()}
+""",
     "variables_and_values": """
 v = K.variable([[1, 2], [3, 4]], dtype='float64', name='w')
 K.set_value(v, np.array([[5, 6], [7, 8]]))
@@ -91,6 +103,15 @@ K.clear_session()
 b = L.Dense(1).name
 result = {"names": a + [b], "phase": K.learning_phase().name, "ops": ops(), "input": tf.keras.Input((1,)).name}
 """,
+    "names_counted_with_tf_layers_and_cells": """
+a = tf.layers.Dense(2)
+a(tf.placeholder(tf.float32, [None, 3]))
+names = [a.name, L.Dense(2).name, tf.nn.rnn_cell.BasicLSTMCell(3).name, L.Dense(2).name, tf.layers.Dense(2).name,
+         L.LSTM(2).name, L.LSTM(2).cell.name, tf.keras.Input((1,)).name, tf.keras.Sequential().name]
+K.clear_session()
+names.append(tf.layers.Dense(2).name)
+result = {"names": names}
+""",
 }
 
 ERRORS = {
@@ -109,6 +130,13 @@ ERRORS = {
     "graph_disconnected": "a = tf.keras.Input((2,)); b = tf.keras.Input((2,)); tf.keras.Model(a, L.add([a, b]))",
     "softmax_1d": "tf.keras.activations.softmax(tf.constant([1.0, 2.0]))",
     "summary_unbuilt": "tf.keras.Sequential([L.Dense(1)]).summary()",
+    "dense_on_integers": "L.Dense(2)(tf.placeholder(tf.int32, [None, 3]))",
+    "merge_of_one_tensor": "L.add(tf.keras.Input((2,)))",
+    "subtract_three": "a = tf.keras.Input((2,)); L.subtract([a, a, a])",
+    "sequential_duplicate_name": "tf.keras.Sequential([L.Dense(1, name='d', input_shape=(2,)), L.Dense(1, name='d')])",
+    "sequential_not_a_layer": "tf.keras.Sequential(['dense'])",
+    "get_layer_missing": "m = tf.keras.Sequential([L.Dense(1, input_shape=(2,))]); m.get_layer('nope')",
+
 }
 
 

@@ -152,6 +152,155 @@ m = tf.keras.Model(i, out)
 again = m(tf.keras.Input((4,), name="other"))
 result = {"ops": ops(), "summary": summary(m), "layers": [l.name for l in m.layers], "again": again.name}
 """,
+    "configs_and_rebuilding_from_them": """
+i = tf.keras.Input((4,), name="x")
+h = L.Dense(3, activation="relu", kernel_regularizer="l2")(i)
+h = L.Dropout(0.2)(h)
+o = L.Dense(1)(h)
+m = tf.keras.Model(i, o, name="net")
+s = tf.keras.Sequential([L.Dense(2, input_shape=(3,)), L.BatchNormalization()])
+configs = [m.get_config(), s.get_config()] + [l.get_config() for l in [
+    L.Conv2D(2, 3), L.LSTM(2), L.GRU(3), L.SimpleRNN(1), L.Embedding(3, 2), L.Reshape((2, 2)), L.Flatten(),
+    L.MaxPooling2D(), L.AveragePooling1D(), L.GlobalAveragePooling2D(), L.Concatenate(axis=1), L.Activation('tanh'),
+    L.LeakyReLU(), L.Softmax(), L.Permute((2, 1)), L.RepeatVector(3), L.ZeroPadding2D(2),
+    L.BatchNormalization(axis=1), L.Conv1D(4, 2, padding="causal"), L.Dense(2, kernel_constraint="max_norm")]]
+m2 = tf.keras.Model.from_config(m.get_config())
+s2 = tf.keras.Sequential.from_config(s.get_config())
+d = tf.keras.layers.deserialize({"class_name": "Dense", "config": {"units": 3, "activation": "tanh"}})
+configs = json.loads(json.dumps(configs))
+result = {"configs": configs, "m2": [l.name for l in m2.layers], "s2": [l.name for l in s2.layers],
+          "serialized": json.loads(json.dumps(tf.keras.layers.serialize(d))), "ops": ops(),
+          "m2_summary": summary(m2)}
+""",
+    "custom_layer_with_its_own_weights": """
+class Scale(L.Layer):
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+    def build(self, input_shape):
+        self.w = self.add_weight("w", shape=(int(input_shape[-1]), self.units), initializer="ones")
+        self.count = self.add_weight("count", shape=(), initializer="zeros", trainable=False, dtype="int32")
+        super().build(input_shape)
+    def call(self, x):
+        self.add_loss(tf.reduce_sum(self.w) * 0.01)
+        return tf.matmul(x, self.w)
+i = tf.keras.Input((3,))
+layer = Scale(2)
+o = layer(i)
+frozen = L.Dense(1, trainable=False)
+m = tf.keras.Model(i, frozen(o))
+result = {"ops": ops(), "summary": summary(m), "trainable": [w.name for w in m.trainable_weights],
+          "non_trainable": [w.name for w in m.non_trainable_weights], "losses": [t.name for t in m.losses],
+          "layer_trainable": [w.name for w in layer.trainable_weights], "collections": {
+              k: [v.name for v in tf.get_collection(k)] for k in ("variables", "trainable_variables")}}
+layer.trainable = False
+result["after_freezing"] = [w.name for w in m.trainable_weights]
+""",
+    "tutorial_models": """
+mnist = tf.keras.Sequential([L.Flatten(input_shape=(28, 28)), L.Dense(128, activation=tf.nn.relu),
+                             L.Dense(10, activation=tf.nn.softmax)])
+text = tf.keras.Sequential()
+text.add(L.Embedding(100, 16))
+text.add(L.GlobalAveragePooling1D())
+text.add(L.Dense(16, activation=tf.nn.relu))
+text.add(L.Dense(1, activation=tf.nn.sigmoid))
+result = {"ops": ops(), "summaries": [summary(mnist), summary(text)],
+          "inputs": [t.name for t in mnist.inputs + text.inputs], "dtypes": [t.dtype.name for t in text.inputs]}
+""",
+    "bidirectional": """
+i = tf.keras.Input((5, 3))
+h = L.Bidirectional(L.LSTM(2, return_sequences=True))(i)
+o = L.Bidirectional(L.GRU(2), merge_mode="sum")(h)
+m = tf.keras.Model(i, o)
+result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights],
+          "config": json.loads(json.dumps(m.layers[1].get_config()))}
+""",
+    "transposed_convolution_and_upsampling": """
+i = tf.keras.Input((4, 4, 2))
+h = L.Conv2DTranspose(3, 3, strides=2, padding='same', use_bias=False)(i)
+u = L.UpSampling2D()(h)
+v = L.Conv2DTranspose(2, (2, 3), activation='relu')(u)
+w = L.UpSampling2D((1, 2), interpolation='bilinear')(v)
+m = tf.keras.Model(i, w)
+result = {"ops": ops(), "summary": summary(m), "shapes": [t.shape.as_list() for t in (h, u, v, w)]}
+""",
+    "time_distributed": """
+i = tf.keras.Input((4, 3))
+h = L.TimeDistributed(L.Dense(2, activation="relu"))(i)
+j = tf.keras.Input((3, 5, 5, 1))
+c = L.TimeDistributed(L.Conv2D(2, 3))(j)
+k = tf.keras.Input((None, 2))
+d = L.TimeDistributed(L.Dense(1))(k)
+fixed = tf.keras.Input((3, 2), batch_size=4)
+e = L.TimeDistributed(L.Dense(2))(fixed)
+m = tf.keras.Model([i, j, k, fixed], [h, c, d, e])
+result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights],
+          "shapes": [t.shape.as_list() for t in (h, c, d, e)]}
+""",
+    "training_argument": """
+i = tf.keras.Input((3,))
+h = L.Dropout(0.5)(L.Dense(4)(i))
+o = L.BatchNormalization()(h)
+m = tf.keras.Model(i, o)
+x = tf.placeholder(tf.float32, [None, 3])
+train_out = m(x, training=True)
+test_out = m(x, training=False)
+direct = L.Dropout(0.2)(x, training=True)
+flag = tf.placeholder(tf.bool, [])
+chosen = L.Dropout(0.2)(x, training=flag)
+result = {"ops": ops(), "names": [train_out.name, test_out.name, direct.name, chosen.name],
+          "updates": [u.name for u in m.updates]}
+""",
+    "masks_from_embedding": """
+i = tf.keras.Input((4,))
+e = L.Embedding(5, 2, mask_zero=True)(i)
+r = L.SimpleRNN(2)(e)
+l = L.LSTM(2, return_sequences=True)(e)
+g = L.GlobalAveragePooling1D()(L.Dense(3)(l))
+b = L.Bidirectional(L.GRU(1, return_sequences=True))(e)
+s = L.add([l, l])
+m = tf.keras.Model(i, [r, g, b, s])
+result = {"ops": ops(), "summary": summary(m)}
+""",
+    "recurrent_dropout": """
+i = tf.keras.Input((4, 3))
+a = L.SimpleRNN(2, dropout=0.5, recurrent_dropout=0.3, return_sequences=True)(i)
+b = L.LSTM(2, dropout=0.2, recurrent_dropout=0.1, return_sequences=True)(a)
+c = L.GRU(2, dropout=0.4, implementation=2)(b)
+m = tf.keras.Model(i, c)
+result = {"ops": ops(), "summary": summary(m)}
+""",
+    "noise_cropping_prelu": """
+i = tf.keras.Input((6, 3))
+a = L.SpatialDropout1D(0.3)(L.ZeroPadding1D((1, 2))(i))
+b = L.GaussianNoise(0.1)(L.Cropping1D((1, 1))(a))
+c = L.GaussianDropout(0.2)(L.PReLU(shared_axes=[1])(b))
+d = L.ActivityRegularization(l1=0.01)(c)
+d = L.UpSampling1D(3)(L.ThresholdedReLU(0.5)(L.Identity()(d)))
+j = tf.keras.Input((5, 5, 2))
+e = L.SpatialDropout2D(0.5)(L.Cropping2D(((1, 0), (1, 2)))(j))
+f = L.PReLU()(e)
+m = tf.keras.Model([i, j], [d, f])
+result = {"ops": ops(), "summary": summary(m), "losses": [t.name for t in m.losses],
+          "weights": [w.name for w in m.weights]}
+""",
+    "rnn_of_a_cell": """
+i = tf.keras.Input((3, 2))
+a = L.RNN(L.LSTMCell(3), return_sequences=True)(i)
+b = L.RNN(L.GRUCell(2, recurrent_activation='sigmoid'), go_backwards=True)(a)
+c = L.RNN([L.SimpleRNNCell(2), L.LSTMCell(3, dropout=0.1)], return_state=True)(i)
+m = tf.keras.Model(i, [b] + tf.nest.flatten(c))
+result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights],
+          "config": json.loads(json.dumps(m.layers[1].get_config())), "c": [t.name for t in tf.nest.flatten(c)]}
+""",
+    "layer_normalization": """
+i = tf.keras.Input((4, 3))
+a = L.LayerNormalization()(i)
+b = L.LayerNormalization(axis=[1, 2], center=False)(a)
+c = L.LayerNormalization(axis=1, epsilon=1e-6)(b)
+m = tf.keras.Model(i, c)
+result = {"ops": ops(), "summary": summary(m), "weights": [w.name for w in m.weights]}
+""",
     "simple_rnn": """
 i = tf.keras.Input((5, 3))
 h = L.SimpleRNN(4)(i)

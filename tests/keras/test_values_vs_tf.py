@@ -25,6 +25,66 @@ fill(m)
 x = np.cos(np.arange(2 * 6 * 6 * 2)).astype(np.float32).reshape(2, 6, 6, 2)
 result = {"values": tolist(K.get_session().run(m.output, {m.input: x}))}
 """,
+    "transposed_convolution_predictions": SET_WEIGHTS + """
+i = tf.keras.Input((3, 3, 2))
+h = L.Conv2DTranspose(2, 3, strides=2, padding='same')(i)
+u = L.UpSampling2D(interpolation='bilinear')(L.UpSampling2D()(h))
+v = L.Conv2DTranspose(1, 2, padding='valid', activation='tanh')(u)
+m = tf.keras.Model(i, v)
+fill(m)
+x = np.cos(np.arange(18) * 0.4).astype(np.float32).reshape(1, 3, 3, 2)
+result = {"values": tolist(K.get_session().run(m.output, {m.input: x}))}
+""",
+    "time_distributed_predictions": SET_WEIGHTS + """
+class Twice(L.Layer):
+    def call(self, x):
+        return x * 2.0 + 1.0
+    def compute_output_shape(self, input_shape):
+        return input_shape
+i = tf.keras.Input((3, 2), batch_size=2)
+a = L.TimeDistributed(Twice())(i)
+b = L.TimeDistributed(L.Dense(3, activation='tanh'))(a)
+m = tf.keras.Model(i, b)
+fill(m)
+x = np.sin(np.arange(12)).astype(np.float32).reshape(2, 3, 2)
+result = {"values": tolist(K.get_session().run([a, b], {i: x})), "ops": [o[1] for o in ops()]}
+""",
+    "masked_predictions": SET_WEIGHTS + """
+i = tf.keras.Input((5,))
+e = L.Embedding(4, 3, mask_zero=True)(i)
+r = L.LSTM(2)(e)
+b = L.Bidirectional(L.SimpleRNN(2, return_sequences=True))(e)
+g = L.GlobalAveragePooling1D()(L.Dense(2)(e))
+m = tf.keras.Model(i, [r, b, g])
+fill(m)
+x = np.array([[1, 2, 0, 0, 0], [3, 1, 2, 1, 0]], np.float32)
+j = tf.keras.Input((3, 2))
+masked = L.GRU(2)(L.Masking(mask_value=-1.0)(j))
+fill(tf.keras.Model(j, masked))
+y = np.array([[[1, 2], [-1, -1], [0.5, 0.1]], [[-1, -1], [-1, -1], [2, 1]]], np.float32)
+result = {"values": tolist(K.get_session().run(m.outputs + [masked], {i: x, j: y})),
+          "ops": [o for o in ops() if "masking" in o[0] or o[0].startswith("gru/while/Select")]}
+""",
+    "recurrent_dropout_predictions": SET_WEIGHTS + """
+tf.set_random_seed(3)
+i = tf.keras.Input((4, 3))
+a = L.LSTM(3, dropout=0.3, recurrent_dropout=0.2, return_sequences=True)(i)
+b = L.GRU(2, dropout=0.4)(a)
+m = tf.keras.Model(i, b)
+fill(m)
+x = np.cos(np.arange(24) * 0.5).astype(np.float32).reshape(2, 4, 3)
+sess = K.get_session()
+result = {"values": tolist([sess.run(b, {i: x}), sess.run(b, {i: x, K.learning_phase(): True})])}
+""",
+    "layer_normalization_predictions": SET_WEIGHTS + """
+i = tf.keras.Input((4, 3))
+a = L.LayerNormalization()(i)
+c = L.LayerNormalization(axis=1, epsilon=1e-6)(a)
+m = tf.keras.Model(i, [a, c])
+fill(m)
+x = np.sin(np.arange(24) * 1.3).astype(np.float32).reshape(2, 4, 3)
+result = {"values": tolist(K.get_session().run(m.outputs, {i: x}))}
+""",
     "rnn_predictions": SET_WEIGHTS + """
 i = tf.keras.Input((4, 3))
 a = L.SimpleRNN(3, return_sequences=True)(i)
@@ -32,7 +92,8 @@ b = L.LSTM(2, return_sequences=True)(a)
 c = L.GRU(2)(b)
 d = L.Conv1D(2, 2)(i)
 e = L.GlobalMaxPooling1D()(L.AveragePooling1D()(d))
-m = tf.keras.Model(i, [c, e])
+f = L.Bidirectional(L.SimpleRNN(2, return_sequences=True))(i)
+m = tf.keras.Model(i, [c, e, f])
 fill(m)
 x = np.cos(np.arange(2 * 4 * 3) * 0.3).astype(np.float32).reshape(2, 4, 3)
 result = {"values": tolist(K.get_session().run(m.outputs, {m.input: x}))}
@@ -125,6 +186,33 @@ layer = L.Dense(3, kernel_initializer=tf.keras.initializers.Constant(0.3), bias_
 layer(tf.keras.Input((2,)))
 result = {"values": tolist(K.get_session().run(vals) + layer.get_weights()), "ops": ops(),
           "constraint": type(layer.kernel.constraint).__name__}
+""",
+    "seeded_initial_weights": """
+tf.set_random_seed(42)
+i = tf.keras.Input((4,))
+layers = [L.Dense(3), L.Dense(3, kernel_initializer='he_normal', bias_initializer='ones'),
+          L.Dense(3, kernel_initializer=tf.keras.initializers.RandomNormal(stddev=0.1, seed=5)),
+          L.Dense(3, kernel_initializer=tf.keras.initializers.TruncatedNormal(seed=2)),
+          L.Dense(3, kernel_initializer='lecun_uniform'), L.Dense(3, kernel_initializer='orthogonal')]
+outs = [l(i) for l in layers]
+e = L.Embedding(6, 2)(tf.keras.Input((2,)))
+lstm = L.LSTM(2)
+lstm(tf.keras.Input((3, 2)))
+c = L.Conv2D(2, 3)(tf.keras.Input((4, 4, 1)))
+result = {"values": [tolist(w) for w in K.batch_get_value(tf.global_variables())],
+          "names": [v.name for v in tf.global_variables()]}
+""",
+    "input_from_an_existing_tensor": """
+p = tf.placeholder(tf.float32, [None, 2], name="features")
+i = tf.keras.Input(tensor=p)
+m = tf.keras.Model(i, L.Dense(1, kernel_initializer='ones')(i))
+inner = tf.keras.Sequential([L.Dense(2, input_shape=(3,), kernel_initializer='ones')])
+outer = tf.keras.Sequential([inner, L.Dense(1, kernel_initializer='ones')])
+out = K.get_session().run([m.output, outer.output], {p: [[1.0, 2.0]], outer.input: [[1.0, 1.0, 1.0]]})
+# K.get_session() asks which of Keras's variables are initialized; TF keeps them in a set, so the order of
+# its VarIsInitializedOp ops is not TF's to promise: their inputs are left out.
+result = {"values": tolist(out), "names": [i.name, m.input.name, outer.input.name, outer.output.name],
+          "summary": summary(outer), "ops": [o if o[1] != "VarIsInitializedOp" else o[:2] for o in ops()]}
 """,
     "to_categorical": """
 result = {"values": tolist([tf.keras.utils.to_categorical([0, 2, 1]), tf.keras.utils.to_categorical([[1], [3]], 5)]),

@@ -1,5 +1,6 @@
 """tf.nn.fused_batch_norm (FusedBatchNormV3 / FusedBatchNormGradV3) against TensorFlow 2.21: graphs with
-gradients, outputs in training and inference (running averages, unbiased variance, reserve spaces), float16,
+gradients, outputs in training and inference (running averages, unbiased variance, reserve spaces), channels
+first (NCHW, which tf.keras's LayerNormalization uses), float16,
 second derivatives, and errors."""
 import numpy as np
 
@@ -49,6 +50,15 @@ gx, gs = tf.gradients(tf.reduce_sum(y * y * tf.constant(DY)), [x, s])
 gg = tf.gradients(tf.reduce_sum(gx * gx) + tf.reduce_sum(gs * gs), [x, s])
 z = tf.nn.fused_batch_norm(tf.constant(X5), tf.ones([2]), tf.zeros([2]), data_format="NDHWC")
 fetch = [gx, gs] + gg + list(z)
+""",
+    "channels_first": """
+x = tf.constant(np.moveaxis(X, -1, 1))
+s = tf.constant([1.5, -0.5])
+o = tf.constant([0.1, 0.2])
+a = tf.nn.fused_batch_norm(x, s, o, data_format="NCHW")
+b = tf.nn.fused_batch_norm(x, s, o, mean=a[1], variance=a[2], is_training=False, data_format="NCHW")
+g = tf.gradients(tf.reduce_sum(a[0] * a[0] * tf.constant(np.moveaxis(DY, -1, 1))) + tf.reduce_sum(b[0]), [x, s, o])
+fetch = list(a) + list(b) + g
 """,
     "float16": """
 h = tf.constant(X.astype(np.float16))

@@ -7,10 +7,12 @@ import numpy as np
 
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.framework import graph as graph_mod
-from graphlab.framework.registry import constant, convert_to_tensor
+from graphlab.framework.registry import build_op, constant, convert_to_tensor
 from graphlab.keras.backend import config
+from graphlab.keras.backend.session import learning_phase
 from graphlab.keras.backend.variables import ndim
-from graphlab.ops import array_ops, math_impl, math_ops, nn_ops
+from graphlab.gradients import gradients as tf_gradients
+from graphlab.ops import array_ops, control_flow_ops, math_impl, math_ops, nn_impl, nn_ops, random_ops, scan_ops
 
 
 def _const(value, dtype):
@@ -227,6 +229,13 @@ def repeat(x, n):
     return array_ops.tile(x, pattern)
 
 
+def reverse(x, axes):
+    """Reverse along ``axes`` (an int or a list)."""
+    if isinstance(axes, int):
+        axes = [axes]
+    return array_ops.reverse(x, axes)
+
+
 def tile(x, n):
     if isinstance(n, int):
         n = [n]
@@ -242,12 +251,17 @@ def shape(x):
 
 
 def ones_like(x, dtype=None, name=None):
-    """TF2's ones_like, which Keras calls: a Const when the shape is known (TF1's builds a Fill)."""
+    """TF2's ones_like, which Keras calls: a Const when the shape is known, else an OnesLike op (TF1's builds
+    a Fill)."""
     if hasattr(x, "shape") and tensor_shape.as_shape(x.shape).is_fully_defined():
         with graph_mod.name_scope(name, "ones_like", [x]) as scope:
             dt = dtypes.as_dtype(dtype or x.dtype).base_dtype
             return constant(np.ones(x.shape.as_list(), dt.as_numpy_dtype), dtype=dt, name=scope)
-    return array_ops.ones_like(x, dtype=dtype, name=name)
+    with graph_mod.name_scope(name, "ones_like", [x]) as scope:     # TF2's: the OnesLike op itself
+        x = convert_to_tensor(x)
+        if dtype is not None and dtypes.as_dtype(dtype).base_dtype != x.dtype.base_dtype:
+            return array_ops.ones_like(x, dtype=dtype, name=name)
+        return build_op("OnesLike", [x], name=scope).outputs[0]
 
 
 def zeros_like(x, dtype=None, name=None):
@@ -324,7 +338,6 @@ def tanh(x):
 
 
 def l2_normalize(x, axis=None):
-    from graphlab.ops import nn_impl
     return nn_impl.l2_normalize(x, axis=axis)
 
 
@@ -392,7 +405,6 @@ def binary_crossentropy(target, output, from_logits=False):
 
 def in_train_phase(x, alt, training=None):
     """x when training, alt otherwise: a cond on the learning phase unless the phase is a Python value."""
-    from graphlab.keras.backend.session import learning_phase
     if training is None:
         from graphlab.keras.engine.base_layer import call_context_training
         training = call_context_training()
@@ -412,7 +424,6 @@ def in_test_phase(x, alt, training=None):
 
 def switch(condition, then_expression, else_expression):
     """A cond on a scalar ``condition``; with a tensor of conditions, where() picking element by element."""
-    from graphlab.ops import control_flow_ops
     if condition.dtype != dtypes.bool:
         condition = math_ops.cast(condition, "bool")
     cond_ndim = ndim(condition)
@@ -437,3 +448,86 @@ def switch(condition, then_expression, else_expression):
         tile_shape = array_ops.where_v2(shape_diff > 0, expr_shape, array_ops.ones_like(expr_shape))
         condition = array_ops.tile(condition, tile_shape)
     return array_ops.where_v2(condition, then_expression, else_expression)
+
+
+def repeat_elements(x, rep, axis):
+    """Each slice along ``axis`` repeated ``rep`` times (split and concat when the axis is known)."""
+    x_shape = x.shape.as_list()
+    if x_shape[axis] is not None:
+        splits = array_ops.split(x, num_or_size_splits=x_shape[axis], axis=axis)
+        return concatenate([s for s in splits for _ in builtins.range(rep)], axis)
+    auxiliary_axis = axis + 1
+    shape = array_ops.shape(x)
+    x_rep = array_ops.expand_dims(x, axis=auxiliary_axis)
+    reps = np.ones(len(x.shape) + 1)
+    reps[auxiliary_axis] = rep
+    x_rep = array_ops.tile(x_rep, reps)
+    reps = np.delete(reps, auxiliary_axis)
+    reps[axis] = rep
+    shape *= constant(reps, dtype="int32")
+    x_rep = array_ops.reshape(x_rep, shape)
+    x_rep.set_shape(x_shape)
+    return x_rep
+
+
+def temporal_padding(x, padding=(1, 1)):
+    """Zeros before and after the steps of a 3-D tensor."""
+    assert len(padding) == 2
+    return array_ops.pad(x, [[0, 0], [padding[0], padding[1]], [0, 0]])
+
+
+def spatial_2d_padding(x, padding=((1, 1), (1, 1)), data_format=None):
+    """Zero rows and columns around the images of a 4-D tensor."""
+    assert len(padding) == 2 and len(padding[0]) == 2 and len(padding[1]) == 2
+    data_format = config.normalize_data_format(data_format)
+    if data_format == "channels_first":
+        pattern = [[0, 0], [0, 0], list(padding[0]), list(padding[1])]
+    else:
+        pattern = [[0, 0], list(padding[0]), list(padding[1]), [0, 0]]
+    return array_ops.pad(x, pattern)
+
+
+def _seed(seed):
+    """Keras draws an op seed from numpy's generator when none is given."""
+    return np.random.randint(10e6) if seed is None else seed
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    return random_ops.random_normal(shape, mean=mean, stddev=stddev, dtype=dtype or config.floatx(),
+                                    seed=_seed(seed))
+
+
+def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    return random_ops.random_uniform(shape, minval=minval, maxval=maxval, dtype=dtype or config.floatx(),
+                                     seed=_seed(seed))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    return random_ops.truncated_normal(shape, mean, stddev, dtype=dtype or config.floatx(), seed=_seed(seed))
+
+
+def dropout(x, level, noise_shape=None, seed=None):
+    return nn_ops.dropout(x, rate=level, noise_shape=noise_shape, seed=_seed(seed))
+
+
+def cumsum(x, axis=0):
+    return scan_ops.cumsum(x, axis=axis)
+
+
+def cumprod(x, axis=0):
+    return scan_ops.cumprod(x, axis=axis)
+
+
+def arange(start, stop=None, step=1, dtype="int32"):
+    if stop is None and start < 0:
+        start = 0
+    result = array_ops.range(start, limit=stop, delta=step, name="arange")
+    return result if dtype == "int32" else cast(result, dtype)
+
+
+def in_top_k(predictions, targets, k):
+    return nn_ops.in_top_k(predictions, targets, k)
+
+
+def gradients(loss, variables):
+    return tf_gradients(loss, variables, colocate_gradients_with_ops=True)

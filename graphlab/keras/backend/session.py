@@ -11,6 +11,7 @@ import weakref
 
 from graphlab.framework import default_stacks
 from graphlab.framework import graph as graph_mod
+from graphlab.framework import object_names
 from graphlab.ops import array_ops, state_ops
 from graphlab.ops import variables as variables_mod
 from graphlab.runtime.session import Session
@@ -22,9 +23,8 @@ class _SessionHolder(threading.local):
 
 _SESSION = _SessionHolder()
 _MANUAL_VAR_INIT = [False]
-# Per graph (weakly, so a dropped graph takes its state along): layer-name counters, the learning phase, the
-# variables Keras made and the TF optimizers Keras runs.
-_NAME_UIDS = weakref.WeakKeyDictionary()
+# Per graph (weakly, so a dropped graph takes its state along): the learning phase, the variables Keras made
+# and the TF optimizers Keras runs. Layer names are counted in graphlab.framework.object_names.
 _LEARNING_PHASES = weakref.WeakKeyDictionary()
 _VARIABLES = weakref.WeakKeyDictionary()
 _TF_OPTIMIZERS = weakref.WeakKeyDictionary()
@@ -37,23 +37,17 @@ def get_graph():
 
 # ----------------------------------------------------------------------------------------- names
 def get_uid(prefix=""):
-    """1, 2, 3, ... per prefix in the default graph (what layer names count with)."""
-    uids = _NAME_UIDS.setdefault(get_graph(), {})
-    uids[prefix] = uids.get(prefix, 0) + 1
-    return uids[prefix]
+    """1, 2, 3, ... per prefix in the default graph: the counter Keras layers, tf.layers and RNN cells share."""
+    return object_names.get_uid(prefix)
 
 
 def reset_uids():
-    _NAME_UIDS.pop(get_graph(), None)
+    object_names.reset()
 
 
 def unique_object_name(name, zero_based=True):
     """``dense``, ``dense_1``, ... (zero_based) or ``input_1``, ``input_2``, ... per graph."""
-    number = get_uid(name)
-    if zero_based:
-        number -= 1
-        return name if number == 0 else "%s_%d" % (name, number)
-    return "%s_%d" % (name, number)
+    return object_names.unique_object_name(name, zero_based=zero_based)
 
 
 # ------------------------------------------------------------------------------------- learning phase

@@ -278,7 +278,28 @@ class Layer:
                                   "your layer (%s)." % type(self).__name__)
 
     def compute_mask(self, inputs, mask=None):
-        return None
+        """The output's mask: the input's, for a layer that supports masking; None otherwise."""
+        if not self.supports_masking:
+            if any(m is not None for m in nest.flatten(mask)):
+                raise TypeError("Layer " + self.name + " does not support masking, but was passed an input_mask: "
+                                + str(mask))
+            return None
+        return mask
+
+    def _set_mask_metadata(self, inputs, outputs, previous_mask):
+        """Remember the outputs' masks (a functional model's come from its layers)."""
+        if getattr(self, "_compute_output_and_mask_jointly", False):
+            return
+        flat_outputs = nest.flatten(outputs)
+        if all(node_mod.keras_mask(t) is not None for t in flat_outputs):
+            return                  # call() computed them with the outputs (Masking)
+        if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
+            masks = self.compute_mask(inputs, previous_mask)
+            flat_masks = [None] * len(flat_outputs) if masks is None else nest.flatten(masks)
+        else:
+            flat_masks = [None] * len(flat_outputs)
+        for output, mask in zip(flat_outputs, flat_masks):
+            node_mod.set_keras_mask(output, mask)
 
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
                    trainable=None, constraint=None, partitioner=None, use_resource=None,
@@ -290,6 +311,8 @@ class Layer:
                 raise TypeError("Unknown keyword argument:", key)
         shape = () if shape is None else shape
         dtype = dtypes.as_dtype(dtype or self.dtype or backend.floatx())
+        if self._dtype is None:      # a layer whose dtype was to be inferred takes its first weight's
+            self._dtype = dtype.base_dtype.name
         initializer = initializers_mod.get(initializer)
         regularizer = regularizers_mod.get(regularizer)
         constraint = constraints_mod.get(constraint)
@@ -406,6 +429,11 @@ class Layer:
         from graphlab.keras.engine import op_layer     # op layers are Layers: imported once both exist
         if op_layer.needs_keras_history(inputs):
             op_layer.create_keras_history(inputs)
+        input_masks = _collect_masks(inputs)
+        mask_by_framework = False
+        if self._expects_mask_arg and input_masks is not None and kwargs.get("mask") is None:
+            kwargs["mask"] = input_masks
+            mask_by_framework = True
         record = node_mod.have_all_keras_history(inputs)     # inside another layer's call too, as v1 Keras
         input_spec_mod.assert_input_compatibility(self.input_spec, inputs, self.name)
         _CALL_CONTEXT.stack.append((self, training))
@@ -419,8 +447,11 @@ class Layer:
                 if record:
                     if framework_training:
                         kwargs.pop("training", None)
+                    if mask_by_framework:
+                        kwargs.pop("mask", None)
                     outputs = self._set_connectivity_metadata((inputs,) + tuple(args), kwargs, outputs)
                 self._handle_activity_regularization(inputs, outputs)
+                self._set_mask_metadata(inputs, outputs, input_masks)
                 if hasattr(self, "_set_inputs") and not getattr(self, "inputs", None):
                     self._set_inputs(inputs, outputs)
         finally:
@@ -450,8 +481,11 @@ class Layer:
         """Record this call as a Node; outputs that are inputs unchanged are copied first (Identity) so each
         tensor has one history."""
         input_ids = {id(t) for t in nest.flatten(args[0])}
-        outputs = nest.map_structure(
-            lambda t: _identity(t) if id(t) in input_ids else t, outputs)
+
+        def copy(t):
+            with graph_mod.name_scope(self.name):     # inside the layer's own scope again, as tf-keras
+                return _identity(t)
+        outputs = nest.map_structure(lambda t: copy(t) if id(t) in input_ids else t, outputs)
         node_mod.Node(self, call_args=args, call_kwargs=kwargs, outputs=outputs)
         return outputs
 
@@ -465,6 +499,15 @@ class Layer:
 
     def __repr__(self):
         return "<%s.%s object at 0x%x>" % (type(self).__module__, type(self).__name__, id(self))
+
+
+def _collect_masks(inputs):
+    """The inputs' masks in the inputs' structure, or None when none has one."""
+    flat = nest.flatten(inputs)
+    masks = [node_mod.keras_mask(t) for t in flat]
+    if all(m is None for m in masks):
+        return None
+    return masks[0] if len(flat) == 1 and not isinstance(inputs, (list, tuple)) else masks
 
 
 def _identity(tensor):

@@ -7,12 +7,14 @@ layer again in that order under its own name scope. Compile, fit and saving come
 """
 import collections
 
-from graphlab.framework import nest
+from graphlab.framework import nest, tensor_shape
+from graphlab.keras import backend
 from graphlab.keras.engine import node as node_mod
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.keras.engine.input_layer import InputLayer
 from graphlab.keras.engine.training import TrainingMixin
 from graphlab.keras.saving.model_methods import SavingMixin
+from graphlab.keras.utils import layer_utils
 
 
 class Model(TrainingMixin, SavingMixin, Layer):
@@ -53,6 +55,7 @@ class Model(TrainingMixin, SavingMixin, Layer):
                                  "Input tensors to a Functional must come from `tf.keras.Input`. Received: %s "
                                  "(missing previous layer metadata)." % (tensor,))
         self._is_graph_network = True
+        self._compute_output_and_mask_jointly = True
         self.built = True
         self._input_layers = [node_mod.keras_history(t).layer for t in self.inputs]
         self._output_layers = [node_mod.keras_history(t).layer for t in self.outputs]
@@ -160,8 +163,6 @@ class Model(TrainingMixin, SavingMixin, Layer):
             return
         if input_shape is None:
             raise ValueError("Input shape must be defined when calling `build()` on a `Model` subclass.")
-        from graphlab.keras import backend
-        from graphlab.framework import tensor_shape
         graph = backend.get_graph()
         with graph.as_default():
             if isinstance(input_shape, list) and all(isinstance(s, (tuple, list)) or s is None for s in input_shape):
@@ -180,28 +181,80 @@ class Model(TrainingMixin, SavingMixin, Layer):
         if not self.built:
             raise ValueError("This model has not yet been built. Build the model first by calling `build()` "
                              "or by calling the model on a batch of data.")
-        from graphlab.keras.utils import layer_utils
         layer_utils.print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn,
                                   expand_nested=expand_nested, show_trainable=show_trainable,
                                   layer_range=layer_range)
 
     def get_config(self):
+        """Keras's functional config: each layer's config and the (layer, node, tensor) it was called on."""
         if not self._is_graph_network:
-            raise NotImplementedError("get_config of a subclassed model is the user's to write")
+            raise NotImplementedError("A subclassed model's get_config is written by its author (tf-keras raises "
+                                      "NotImplementedError too)")
+        kept = set(self._network_nodes_list())
+        node_index_in_config = {}
+        for layer in self.layers:
+            index = 0
+            for original, node in enumerate(layer._inbound_nodes):
+                if node in kept:
+                    node_index_in_config[(id(layer), original)] = index
+                    index += 1
         layer_configs = []
         for layer in self.layers:
             inbound = []
             for node in layer._inbound_nodes:
-                if node not in self._network_nodes_list():
+                if node not in kept or node.is_input:
                     continue
-                inbound.append([[l.name, i, j, {}] for l, i, j, _ in node.iterate_inbound()])
+                inbound.append([[l.name, node_index_in_config.get((id(l), i), i), j, dict(node.call_kwargs)]
+                                for l, i, j, _ in node.iterate_inbound()])
             layer_configs.append({"class_name": type(layer).__name__, "config": layer.get_config(),
-                                  "name": layer.name, "inbound_nodes": [n for n in inbound if n]})
-        return {"name": self.name, "layers": layer_configs,
-                "input_layers": [[node_mod.keras_history(t).layer.name, node_mod.keras_history(t).node_index,
-                                  node_mod.keras_history(t).tensor_index] for t in self.inputs],
-                "output_layers": [[node_mod.keras_history(t).layer.name, node_mod.keras_history(t).node_index,
-                                   node_mod.keras_history(t).tensor_index] for t in self.outputs]}
+                                  "name": layer.name, "inbound_nodes": inbound})
+
+        def coordinates(tensors):
+            result = []
+            for t in tensors:
+                history = node_mod.keras_history(t)
+                result.append([history.layer.name,
+                               node_index_in_config.get((id(history.layer), history.node_index), 0),
+                               history.tensor_index])
+            return result
+        return {"name": self.name, "trainable": self.trainable, "layers": layer_configs,
+                "input_layers": coordinates(self.inputs), "output_layers": coordinates(self.outputs)}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Rebuild a functional model: make each layer from its config, then call it on the tensors its
+        inbound nodes name, in the order the config lists them."""
+        from graphlab.keras.layers.serialization import deserialize
+        created, outputs_of = {}, {}
+        pending = []
+        for layer_config in config["layers"]:
+            layer = deserialize(layer_config, custom_objects=custom_objects)
+            created[layer_config["name"]] = layer
+            if type(layer).__name__ == "InputLayer":
+                outputs_of[layer.name] = [layer._inbound_nodes[0].outputs]
+            pending.extend((layer, node) for node in layer_config["inbound_nodes"])
+        while pending:
+            progress, waiting = False, []
+            for layer, node in pending:
+                try:
+                    args = [outputs_of[name][index] for name, index, _, _ in node]
+                except (KeyError, IndexError):
+                    waiting.append((layer, node))
+                    continue
+                tensors = [nest.flatten(a)[t] for a, (_, _, t, _) in zip(args, node)]
+                kwargs = node[0][3] if node else {}
+                output = layer(tensors[0] if len(tensors) == 1 else tensors, **kwargs)
+                outputs_of.setdefault(layer.name, []).append(output)
+                progress = True
+            if not progress:
+                raise ValueError("The model config names layers or nodes it does not define: %s"
+                                 % [(l.name, n) for l, n in waiting])
+            pending = waiting
+
+        def tensors_at(coordinates):
+            return [nest.flatten(outputs_of[name][index])[t] for name, index, t in coordinates]
+        inputs, outputs = tensors_at(config["input_layers"]), tensors_at(config["output_layers"])
+        return cls(inputs=inputs, outputs=outputs, name=config.get("name"))
 
     def _network_nodes_list(self):
         return [n for nodes in self._nodes_by_depth.values() for n in nodes]

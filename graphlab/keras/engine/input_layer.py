@@ -10,7 +10,7 @@ class InputLayer(Layer):
     """The layer behind ``Input``: it holds the placeholder (or a given tensor) and no weights."""
 
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None, sparse=None,
-                 name=None, ragged=None, batch_input_shape=None, **kwargs):
+                 name=None, ragged=None, batch_input_shape=None, optional=False, **kwargs):
         if kwargs:
             raise ValueError("Unrecognized keyword arguments: %s" % (list(kwargs.keys()),))
         if sparse or ragged:
@@ -46,7 +46,7 @@ class InputLayer(Layer):
 
     def get_config(self):
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype, "sparse": self.sparse,
-                "ragged": self.ragged, "name": self.name}
+                "ragged": self.ragged, "name": self.name, "optional": False}
 
 
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None, tensor=None, ragged=None,  # noqa: N802

@@ -8,6 +8,7 @@ import collections
 import weakref
 
 from graphlab.framework import nest
+from graphlab.keras.backend.variables import int_shape
 
 KerasHistory = collections.namedtuple("KerasHistory", ["layer", "node_index", "tensor_index"])
 
@@ -24,6 +25,27 @@ def keras_history(tensor):
 
 def set_keras_history(tensor, history):
     _HISTORY[tensor] = history
+
+
+_MASKS = weakref.WeakKeyDictionary()
+
+
+def keras_mask(tensor):
+    """The mask a layer computed for ``tensor`` (which steps count), or None."""
+    try:
+        return _MASKS.get(tensor)
+    except TypeError:
+        return None
+
+
+def set_keras_mask(tensor, mask):
+    try:
+        if mask is None:
+            _MASKS.pop(tensor, None)
+        else:
+            _MASKS[tensor] = mask
+    except TypeError:
+        pass
 
 
 def have_all_keras_history(tensors):
@@ -65,12 +87,10 @@ class Node:
 
     @property
     def input_shapes(self):
-        from graphlab.keras.backend import int_shape
         return nest.map_structure(int_shape, self.input_tensors)
 
     @property
     def output_shapes(self):
-        from graphlab.keras.backend import int_shape
         return nest.map_structure(int_shape, self.outputs)
 
     @property

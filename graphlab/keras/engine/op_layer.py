@@ -7,6 +7,7 @@ import weakref
 
 from graphlab.framework import nest
 from graphlab.framework.registry import build_op, constant
+from graphlab.keras import backend
 from graphlab.keras.engine import node as node_mod
 from graphlab.keras.engine.base_layer import Layer, in_call
 
@@ -44,23 +45,23 @@ class TensorFlowOpLayer(Layer):
 
 
 def uses_keras_history(tensors):
-    """Whether any tensor in ``tensors``, or any tensor they were computed from, came from a Keras layer."""
-    checked, to_check = set(), [t for t in nest.flatten(tensors) if hasattr(t, "op")]
+    """Whether any tensor in ``tensors``, or any tensor they were computed from, came from a Keras layer.
+    Tensors found not to are remembered (a tensor's past does not change), so the walk is done once."""
+    visited, to_check = [], [t for t in nest.flatten(tensors) if hasattr(t, "op")]
+    seen = set()
     while to_check:
         following = []
         for tensor in to_check:
-            if id(tensor) in checked or _CHECKED.get(tensor):
+            if id(tensor) in seen or _CHECKED.get(tensor):
                 continue
-            checked.add(id(tensor))
+            seen.add(id(tensor))
+            visited.append(tensor)
             if node_mod.keras_history(tensor) is not None:
                 return True
             following.extend(tensor.op.inputs)
         to_check = following
-    for tensor in nest.flatten(tensors):
-        try:
-            _CHECKED[tensor] = True
-        except TypeError:
-            pass
+    for tensor in visited:
+        _CHECKED[tensor] = True
     return False
 
 
@@ -76,7 +77,6 @@ def needs_keras_history(tensors, ignore_call_context=False):
 
 def create_keras_history(tensors, processed=None, created=None):
     """Wrap the ops between Keras tensors and ``tensors`` in TensorFlowOpLayers; return the new layers."""
-    from graphlab.keras import backend
     processed = set() if processed is None else processed
     created = [] if created is None else created
     for tensor in nest.flatten(tensors):

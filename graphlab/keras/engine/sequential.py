@@ -13,6 +13,16 @@ from graphlab.keras.engine.input_layer import Input, InputLayer
 from graphlab.keras.engine.base_layer import Layer
 
 
+def _input_shape_and_dtype(layer):
+    """The batch input shape a first layer declares; a model added first is asked for its first layer's."""
+    while getattr(layer, "_is_graph_network", False) or type(layer).__name__ == "Sequential":
+        if not layer.layers:
+            raise ValueError("An empty Model cannot be used as a Layer.")
+        layer = layer.layers[0]
+    shape = getattr(layer, "_batch_input_shape", None)
+    return (shape, layer.dtype) if shape is not None else (None, None)
+
+
 class Sequential(Model):
     """A linear stack of layers."""
 
@@ -28,8 +38,10 @@ class Sequential(Model):
 
     @property
     def layers(self):
-        """The added layers (the InputLayer Sequential made itself is left out)."""
-        return [layer for layer in self._stack if not (isinstance(layer, InputLayer) and layer._auto_input)]
+        """The added layers; an InputLayer at the bottom (made by Sequential or added) is left out, as Keras."""
+        if self._stack and isinstance(self._stack[0], InputLayer):
+            return list(self._stack[1:])
+        return list(self._stack)
 
     def _tracked_sublayers(self):
         return list(self._stack)
@@ -48,7 +60,6 @@ class Sequential(Model):
         set_inputs = False
         if not self._stack:
             if isinstance(layer, InputLayer):
-                layer._auto_input = False
                 set_inputs = True
                 self._stack.append(layer)
                 self.outputs = [layer._inbound_nodes[-1].outputs[0]]
@@ -56,10 +67,9 @@ class Sequential(Model):
                 self._has_explicit_input_shape = True
                 self._init_sequential_network()
                 return
-            batch_shape = getattr(layer, "_batch_input_shape", None)
+            batch_shape, dtype = _input_shape_and_dtype(layer)
             if batch_shape is not None:
-                x = Input(batch_shape=batch_shape, dtype=layer.dtype, name=layer.name + "_input")
-                node_mod.keras_history(x).layer._auto_input = True
+                x = Input(batch_shape=batch_shape, dtype=dtype, name=layer.name + "_input")
                 self._stack.append(node_mod.keras_history(x).layer)
                 self._stack.append(layer)
                 output = layer(x)
@@ -120,7 +130,6 @@ class Sequential(Model):
         layers = [layer for layer in self._stack]
         x = Input(batch_shape=batch_shape, dtype=dtype, name=layers[0].name + "_input")
         input_layer = node_mod.keras_history(x).layer
-        input_layer._auto_input = True
         output = x
         for layer in layers:
             output = layer(output)
@@ -142,6 +151,14 @@ class Sequential(Model):
                          for layer in self._stack]
         return {"name": self.name, "layers": layer_configs}
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new Sequential model adding a new layer for each config in order."""
+        from graphlab.keras.layers.serialization import deserialize
+        model = cls(name=config.get("name"))
+        for layer_config in config["layers"]:
+            model.add(deserialize(layer_config, custom_objects=custom_objects))
+        return model
+
 
 Sequential.build._is_default = True
-InputLayer._auto_input = False

@@ -154,3 +154,109 @@ class Conv2D(Conv):
 
 Convolution1D = Conv1D
 Convolution2D = Conv2D
+
+
+def deconv_output_length(input_length, filter_size, padding, output_padding=None, stride=0, dilation=1):
+    """The length a transposed convolution produces along one axis (None when the input's is unknown)."""
+    if input_length is None:
+        return None
+    filter_size = filter_size + (filter_size - 1) * (dilation - 1)
+    if output_padding is None:
+        if padding == "valid":
+            return input_length * stride + max(filter_size - stride, 0)
+        if padding == "full":
+            return input_length * stride - (stride + filter_size - 2)
+        return input_length * stride
+    pad = filter_size // 2 if padding == "same" else 0 if padding == "valid" else filter_size - 1
+    return (input_length - 1) * stride + filter_size - 2 * pad + output_padding
+
+
+class Conv2DTranspose(Conv2D):
+    """The transpose (gradient) of a 2-D convolution: Conv2DBackpropInput to an output shape computed from
+    the batch size and the spatial sizes; kernel ``kernel_size + (filters, input channels)``."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None,
+                 data_format=None, dilation_rate=(1, 1), activation=None, use_bias=True, **kwargs):
+        super().__init__(filters, kernel_size, strides=strides, padding=padding, data_format=data_format,
+                         dilation_rate=dilation_rate, activation=activation, use_bias=use_bias, **kwargs)
+        self.output_padding = None if output_padding is None else normalize_tuple(output_padding, 2,
+                                                                                  "output_padding")
+        if self.dilation_rate != (1, 1):
+            raise NotImplementedError("graphlab's Conv2DTranspose implements dilation_rate=(1, 1) only")
+
+    def build(self, input_shape):
+        input_shape = tensor_shape.as_shape(input_shape)
+        if input_shape.ndims != 4:
+            raise ValueError("Inputs should have rank 4. Received input_shape=%s." % (input_shape,))
+        channels = dimension_value(input_shape[self._channel_axis()])
+        if channels is None:
+            raise ValueError("The channel dimension of the inputs to `Conv2DTranspose` should be defined. The "
+                             "input_shape received is %s, where axis %d (0-based) is the channel dimension, which "
+                             "found to be `None`." % (input_shape, self._channel_axis()))
+        self.input_spec = InputSpec(ndim=4, axes={self._channel_axis() % 4: channels})
+        self.kernel = self.add_weight(name="kernel", shape=self.kernel_size + (self.filters, channels),
+                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint, trainable=True, dtype=self.dtype)
+        if self.use_bias:
+            self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
+                                        trainable=True, dtype=self.dtype)
+        else:
+            self.bias = None
+        self.built = True
+
+    def _output_size(self, dims, i, axis, shape_tensor):
+        size = dims[axis] if dims is not None else None
+        length = deconv_output_length(size, self.kernel_size[i], self.padding,
+                                      None if self.output_padding is None else self.output_padding[i],
+                                      self.strides[i], self.dilation_rate[i])
+        if length is not None:
+            return length
+        size = shape_tensor[axis]
+        return deconv_output_length(size, self.kernel_size[i], self.padding,
+                                    None if self.output_padding is None else self.output_padding[i],
+                                    self.strides[i], self.dilation_rate[i])
+
+    def call(self, inputs):
+        shape = array_ops.shape(inputs)
+        batch_size = shape[0]
+        h_axis, w_axis = (2, 3) if self._channels_first else (1, 2)
+        dims = inputs.shape.as_list() if inputs.shape.ndims is not None else None
+        out_h = self._output_size(dims, 0, h_axis, shape)
+        out_w = self._output_size(dims, 1, w_axis, shape)
+        if self._channels_first:
+            output_shape = (batch_size, self.filters, out_h, out_w)
+        else:
+            output_shape = (batch_size, out_h, out_w, self.filters)
+        output_shape = array_ops.stack(output_shape)
+        output_shape[0]   # Keras's backend looks at the batch entry: TF's graph has that StridedSlice
+        strides = (1, 1) + self.strides if self._channels_first else (1,) + self.strides + (1,)
+        outputs = convolution_ops.conv2d_transpose(inputs, self.kernel, output_shape, strides,
+                                                   padding=self.padding.upper(),
+                                                   data_format="NCHW" if self._channels_first else "NHWC")
+        outputs.set_shape(self.compute_output_shape(inputs.shape))
+        if self.use_bias:
+            outputs = nn_ops.bias_add(outputs, self.bias, data_format="NCHW" if self._channels_first else "NHWC")
+        if self.activation is not None:
+            return self.activation(outputs)
+        return outputs
+
+    def compute_output_shape(self, input_shape):
+        dims = tensor_shape.as_shape(input_shape).as_list()
+        h_axis, w_axis = (2, 3) if self._channels_first else (1, 2)
+        out = list(dims)
+        out[1 if self._channels_first else 3] = self.filters
+        for i, axis in enumerate((h_axis, w_axis)):
+            out[axis] = deconv_output_length(dims[axis], self.kernel_size[i], self.padding,
+                                             None if self.output_padding is None else self.output_padding[i],
+                                             self.strides[i], self.dilation_rate[i])
+        return tensor_shape.TensorShape(out)
+
+    def get_config(self):
+        config = super().get_config()
+        config.pop("groups")
+        config["output_padding"] = self.output_padding
+        return config
+
+
+Convolution2DTranspose = Conv2DTranspose

@@ -10,6 +10,7 @@ from graphlab.framework.registry import constant
 from graphlab.keras import activations, backend, constraints, initializers, regularizers
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.keras.engine.input_spec import InputSpec
+from graphlab.keras.engine.node import set_keras_mask
 from graphlab.keras.utils.control_flow import smart_cond
 from graphlab.keras.utils.generic_utils import dimension_value
 from graphlab.ops import array_ops, math_ops, nn_ops
@@ -273,6 +274,39 @@ class RepeatVector(Layer):
     def get_config(self):
         config = super().get_config()
         config["n"] = self.n
+        return config
+
+
+class Identity(Layer):
+    """Its input, through an Identity op."""
+
+    def call(self, inputs):
+        return array_ops.identity(inputs)
+
+
+class Masking(Layer):
+    """Mask the steps whose features all equal ``mask_value`` (and zero them), for the layers after it."""
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs, mask=None):
+        return math_ops.reduce_any(math_ops.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        boolean_mask = math_ops.reduce_any(math_ops.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        outputs = inputs * math_ops.cast(boolean_mask, inputs.dtype)
+        set_keras_mask(outputs, array_ops.squeeze(boolean_mask, axis=[-1]))   # the mask comes with the output
+        return outputs
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config["mask_value"] = self.mask_value
         return config
 
 

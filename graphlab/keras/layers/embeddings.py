@@ -1,5 +1,6 @@
 """Keras's Embedding: a [input_dim, output_dim] weight looked up by integer ids (cast to int32 first when
-they are another type), ``embedding/embedding_lookup``."""
+they are another type), ``embedding/embedding_lookup``; with ``mask_zero`` the ids that are 0 are masked
+(``embedding/NotEqual``) for the layers after it."""
 from graphlab.keras import backend, constraints, initializers, regularizers
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.keras.layers.core import _serialize
@@ -12,8 +13,8 @@ class Embedding(Layer):
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
                  activity_regularizer=None, embeddings_constraint=None, mask_zero=False, input_length=None,
                  **kwargs):
-        if "input_shape" not in kwargs and input_length:
-            kwargs["input_shape"] = (input_length,)
+        if "input_shape" not in kwargs:
+            kwargs["input_shape"] = (input_length,) if input_length else (None,)
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError("Both `input_dim` and `output_dim` should be positive, Received input_dim = %s and "
                              "output_dim = %s" % (input_dim, output_dim))

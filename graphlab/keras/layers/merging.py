@@ -3,7 +3,15 @@ Minimum and Concatenate (``concatenate/concat``) over a list of tensors of one s
 from graphlab.framework import tensor_shape
 from graphlab.keras import backend
 from graphlab.keras.engine.base_layer import Layer
-from graphlab.ops import math_ops
+from graphlab.ops import array_ops, math_ops
+
+
+def _shape_tuples(input_shape):
+    """TensorShapes as tuples of ints and None, as Keras shows shapes in messages."""
+    if isinstance(input_shape, (list, tuple)) and input_shape and not isinstance(input_shape[0], (int, type(None))):
+        return [_shape_tuples(s) for s in input_shape]
+    shape = tensor_shape.as_shape(input_shape)
+    return tuple(shape.as_list()) if shape.ndims is not None else None
 
 
 class _Merge(Layer):
@@ -17,14 +25,21 @@ class _Merge(Layer):
         raise NotImplementedError
 
     def build(self, input_shape):
-        if not isinstance(input_shape[0], (tuple, list, tensor_shape.TensorShape)) and \
-                not isinstance(input_shape, list):
+        input_shape = _shape_tuples(input_shape)
+        if not isinstance(input_shape, list):
             raise ValueError("A merge layer should be called on a list of inputs. Received: input_shape=%s (not a "
                              "list of shapes)" % (input_shape,))
         if len(input_shape) < 1:
             raise ValueError("A merge layer should be called on a list of at least 1 input. Got %d inputs. Full "
                              "input_shape received: %s" % (len(input_shape), input_shape))
         self.built = True
+
+    def compute_mask(self, inputs, mask=None):
+        """A step counts where every input's mask counts it."""
+        if mask is None or all(m is None for m in mask):
+            return None
+        masks = [array_ops.expand_dims(m, axis=0) for m in mask if m is not None]
+        return math_ops.reduce_all(backend.concatenate(masks, axis=0), axis=0, keepdims=False)
 
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)):
@@ -44,6 +59,7 @@ class Add(_Merge):
 class Subtract(_Merge):
     def build(self, input_shape):
         super().build(input_shape)
+        input_shape = _shape_tuples(input_shape)
         if len(input_shape) != 2:
             raise ValueError("A `Subtract` layer should be called on exactly 2 inputs. Received: input_shape=%s"
                              % (input_shape,))
@@ -96,13 +112,20 @@ class Concatenate(_Merge):
         self.supports_masking = True
 
     def build(self, input_shape):
-        if len(input_shape) < 1 or not isinstance(input_shape[0], (tuple, list, tensor_shape.TensorShape)):
+        input_shape = _shape_tuples(input_shape)
+        if not isinstance(input_shape, list) or len(input_shape) < 1:
             raise ValueError("A `Concatenate` layer should be called on a list of at least 1 input. Received: "
                              "input_shape=%s" % (input_shape,))
         self.built = True
 
     def _merge_function(self, inputs):
         return backend.concatenate(inputs, axis=self.axis)
+
+    def compute_mask(self, inputs, mask=None):
+        if mask is None or all(m is None for m in mask):
+            return None
+        raise NotImplementedError("graphlab's Concatenate does not combine masks; mask the inputs after "
+                                  "concatenating them instead")
 
     def get_config(self):
         config = super().get_config()

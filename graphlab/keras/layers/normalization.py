@@ -185,3 +185,93 @@ class BatchNormalization(Layer):
             "beta_constraint": _serialize(self.beta_constraint, constraints),
             "gamma_constraint": _serialize(self.gamma_constraint, constraints)})
         return config
+
+
+class LayerNormalization(Layer):
+    """Normalize each example over ``axis`` (the last by default), then scale by gamma and shift by beta.
+    Over trailing axes in float32 it is one FusedBatchNormV3 on the input reshaped to [1, examples, features,
+    1] (NCHW), as tf-keras builds it; otherwise nn.moments and batch_normalization."""
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else [axis] if isinstance(axis, int) else axis
+        self.epsilon, self.center, self.scale = epsilon, center, scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        dims = tensor_shape.as_shape(input_shape).as_list()
+        ndims = len(dims)
+        self.axis = [a + ndims if a < 0 else a for a in self.axis]
+        for a in self.axis:
+            if a < 0 or a >= ndims:
+                raise ValueError("Invalid value for `axis` argument. Expected 0 <= axis < inputs.rank (with "
+                                 "inputs.rank=%d). Received: axis=%s" % (ndims, tuple(self.axis)))
+        param_shape = [dims[a] for a in self.axis]
+        self.gamma = self.add_weight(name="gamma", shape=param_shape, initializer=self.gamma_initializer,
+                                     regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+                                     trainable=True) if self.scale else None
+        self.beta = self.add_weight(name="beta", shape=param_shape, initializer=self.beta_initializer,
+                                    regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+                                    trainable=True) if self.center else None
+        axis = sorted(self.axis)
+        self._fused = (axis[-1] == ndims - 1 and axis[-1] - axis[0] == len(axis) - 1
+                       and self.epsilon >= 1.001e-5 and self.dtype == "float32")
+        self.built = True
+
+    def call(self, inputs):
+        input_shape = inputs.shape
+        ndims = input_shape.ndims
+        broadcast_shape = [1] * ndims
+        for dim in self.axis:
+            broadcast_shape[dim] = input_shape.as_list()[dim]
+
+        def broadcast(v):
+            if v is not None and len(v.shape) != ndims and self.axis != [ndims - 1]:
+                return array_ops.reshape(v, broadcast_shape)
+            return v
+        if not self._fused:
+            mean, variance = nn_impl.moments(inputs, self.axis, keepdims=True)
+            scale, offset = broadcast(self.gamma), broadcast(self.beta)
+            outputs = nn_impl.batch_normalization(inputs, mean, variance, offset=offset, scale=scale,
+                                                  variance_epsilon=self.epsilon)
+        else:
+            axis = sorted(self.axis)
+            shape = array_ops.shape(inputs)
+            pre_dim = math_ops.reduce_prod(shape[:axis[0]])
+            in_dim = math_ops.reduce_prod(shape[axis[0]:])
+            squeezed = array_ops.reshape(inputs, [1, pre_dim, in_dim, 1])
+            ones = array_ops.ones([pre_dim], dtype=self.dtype)
+            zeros = array_ops.zeros([pre_dim], dtype=self.dtype)
+            outputs, _, _ = batch_norm_ops.fused_batch_norm(squeezed, scale=ones, offset=zeros, epsilon=self.epsilon,
+                                                            data_format="NCHW")
+            outputs = array_ops.reshape(outputs, shape)
+            scale, offset = broadcast(self.gamma), broadcast(self.beta)
+            if scale is not None:
+                outputs = outputs * math_ops.cast(scale, outputs.dtype)
+            if offset is not None:
+                outputs = outputs + math_ops.cast(offset, outputs.dtype)
+        outputs.set_shape(input_shape)
+        return outputs
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "axis": self.axis, "epsilon": self.epsilon, "center": self.center, "scale": self.scale,
+            "beta_initializer": _serialize(self.beta_initializer, initializers),
+            "gamma_initializer": _serialize(self.gamma_initializer, initializers),
+            "beta_regularizer": _serialize(self.beta_regularizer, regularizers),
+            "gamma_regularizer": _serialize(self.gamma_regularizer, regularizers),
+            "beta_constraint": _serialize(self.beta_constraint, constraints),
+            "gamma_constraint": _serialize(self.gamma_constraint, constraints)})
+        return config

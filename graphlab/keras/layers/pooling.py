@@ -61,6 +61,12 @@ class _Pooling2D(_Pooling):
 class _Pooling1D(_Pooling):
     _rank = 1
 
+    def get_config(self):
+        config = Layer.get_config(self)
+        config.update({"strides": self.strides, "pool_size": self.pool_size, "padding": self.padding,
+                       "data_format": self.data_format})
+        return config
+
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format="channels_last", **kwargs):
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
@@ -123,10 +129,25 @@ class GlobalMaxPooling2D(_GlobalPooling):
 
 
 class GlobalAveragePooling1D(_GlobalPooling):
+    """The mean over the steps; with a mask, over the unmasked steps only."""
     _rank, _op = 1, "avg"
 
     def __init__(self, data_format="channels_last", **kwargs):
         super().__init__(data_format=data_format, **kwargs)
+        self.supports_masking = True
+
+    def call(self, inputs, mask=None):
+        steps_axis = 1 if self.data_format == "channels_last" else 2
+        if mask is None:
+            return math_ops.reduce_mean(inputs, steps_axis, self.keepdims)
+        mask = math_ops.cast(mask, inputs[0].dtype)      # inputs[0]: a StridedSlice, as in tf-keras's graph
+        mask = array_ops.expand_dims(mask, 2 if self.data_format == "channels_last" else 1)
+        inputs *= mask
+        return (math_ops.reduce_sum(inputs, steps_axis, self.keepdims)
+                / math_ops.reduce_sum(mask, axis=steps_axis, keepdims=self.keepdims))
+
+    def compute_mask(self, inputs, mask=None):
+        return None
 
 
 class GlobalMaxPooling1D(_GlobalPooling):
