@@ -36,6 +36,10 @@ attempt("bad_format", lambda: m.save_weights(d + "/x", save_format="zip"))
 attempt("tf_format_h5_path", lambda: m.save_weights(d + "/x.h5", save_format="tf"))
 attempt("load_model_missing", lambda: tf.keras.models.load_model(d + "/nope.h5"))
 m.save_weights(d + "/w.h5")
+unbuilt = tf.keras.Sequential([tf.keras.layers.Dense(3)], name="unbuilt")
+attempt("unbuilt_save", lambda: unbuilt.save_weights(d + "/u"))
+attempt("unbuilt_save_h5", lambda: unbuilt.save_weights(d + "/u.h5"))
+attempt("unbuilt_load_h5", lambda: unbuilt.load_weights(d + "/w.h5"))
 attempt("layer_count", lambda: tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(4,))]).load_weights(
     d + "/w.h5"))
 lam = tf.keras.Sequential([tf.keras.layers.Lambda(lambda x: x * 2, input_shape=(4,))])
@@ -64,6 +68,7 @@ def test_errors_as_tf_keras(tf_errors, tmp_path):
         m = _model()
         m.save_weights(str(tmp_path / "ckpt"))
         m.save_weights(str(tmp_path / "w.h5"))
+        unbuilt = tf.keras.Sequential([tf.keras.layers.Dense(3)], name="unbuilt")
         got = {
             "missing": _error(lambda: _model().load_weights(str(d / "nope"))),
             "by_name_tf": _error(lambda: _model().load_weights(str(tmp_path / "ckpt"), by_name=True)),
@@ -72,6 +77,9 @@ def test_errors_as_tf_keras(tf_errors, tmp_path):
             "bad_format": _error(lambda: m.save_weights(str(d / "x"), save_format="zip")),
             "tf_format_h5_path": _error(lambda: m.save_weights(str(d / "x.h5"), save_format="tf")),
             "load_model_missing": _error(lambda: tf.keras.models.load_model(str(d / "nope.h5"))),
+            "unbuilt_save": _error(lambda: unbuilt.save_weights(str(tmp_path / "u"))),
+            "unbuilt_save_h5": _error(lambda: unbuilt.save_weights(str(tmp_path / "u.h5"))),
+            "unbuilt_load_h5": _error(lambda: unbuilt.load_weights(str(tmp_path / "w.h5"))),
             "layer_count": _error(lambda: tf.keras.Sequential([tf.keras.layers.Dense(3, input_shape=(4,))])
                                   .load_weights(str(tmp_path / "w.h5"))),
         }
@@ -121,9 +129,12 @@ def test_damaged_and_foreign_files_name_the_file(tmp_path):
         with pytest.raises(NotImplementedError, match="Streaming restore not supported from name-based "
                                                       "checkpoints when graph building"):
             m.load_weights(str(tmp_path / "named"))
-        with pytest.raises(ValueError, match="is a SavedModel directory"):
-            m.save(str(tmp_path / "sm"), save_format="tf")
-            tf.keras.models.load_model(str(tmp_path / "sm"))
+        # a SavedModel that Keras did not write: no model to rebuild
+        with tf.Graph().as_default(), tf.Session() as sess:
+            x = tf.placeholder(tf.float32, [None], name="x")
+            tf.saved_model.simple_save(sess, str(tmp_path / "plain_sm"), {"x": x}, {"y": x * 2})
+        with pytest.raises(ValueError, match="plain_sm is a SavedModel without keras_metadata.pb"):
+            tf.keras.models.load_model(str(tmp_path / "plain_sm"))
 
 
 def test_failed_save_leaves_the_previous_file(tmp_path, monkeypatch):
@@ -147,4 +158,5 @@ def test_failed_save_leaves_the_previous_file(tmp_path, monkeypatch):
     after = {p: (tmp_path / p).read_bytes() for p in before}
     assert after == before
     assert sorted(os.listdir(tmp_path)) == ["m.h5", "sm", "w.h5"]     # no temporary files left behind
-    assert sorted(os.listdir(tmp_path / "sm")) == ["assets", "saved_model.pb", "variables"]
+    assert sorted(os.listdir(tmp_path / "sm")) == ["assets", "keras_metadata.pb", "saved_model.pb",
+                                                  "variables"]

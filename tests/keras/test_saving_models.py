@@ -68,17 +68,29 @@ def test_h5_model_file_as_tf_keras_writes_it(files):
 
 def test_tf_keras_loads_graphlab_models(files):
     got = json.loads(run_tf(TF_LOADS, files["dir"], files["kind"]).strip().splitlines()[-1])
-    np.testing.assert_allclose(got["h5"], files["ours"], rtol=1e-6)
-    np.testing.assert_allclose(got["sm"], files["ours"], rtol=1e-6)
-    np.testing.assert_allclose(got["sm_weights"], files["ours"], rtol=1e-6)
+    np.testing.assert_allclose(got["h5"], files["ours"], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(got["sm"], files["ours"], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(got["sm_weights"], files["ours"], rtol=1e-6, atol=1e-6)
 
 
 def test_graphlab_loads_tf_keras_h5_model(files, caplog):
     _, predict = _graphlab_build()
     with tf.Graph().as_default():
         m = tf.keras.models.load_model(str(files["dir"] / "tf_trained.h5"), compile=False)
-        np.testing.assert_allclose(predict(m, X), files["ref"]["predict"], rtol=1e-6)
+        np.testing.assert_allclose(predict(m, X), files["ref"]["predict"], rtol=1e-6, atol=1e-6)
         assert type(m).__name__ == ("Sequential" if files["kind"] == "sequential" else "Model")
+
+
+def test_graphlab_loads_keras_saved_models(files):
+    """load_model of a SavedModel directory: tf-keras's (its keras_metadata.pb and object-based variables)
+    and graphlab's own."""
+    _, predict = _graphlab_build()
+    with tf.Graph().as_default():
+        m = tf.keras.models.load_model(str(files["dir"] / "tf_sm"), compile=False)
+        np.testing.assert_allclose(predict(m, X), files["ref"]["predict"], rtol=1e-6, atol=1e-6)
+    with tf.Graph().as_default():
+        m = tf.keras.models.load_model(str(files["dir"] / "gl_sm"), compile=False)
+        np.testing.assert_allclose(predict(m, X), files["ours"], rtol=1e-6, atol=1e-6)
 
 
 def test_saved_model_signature_as_tf_keras(files):
@@ -95,7 +107,7 @@ def test_saved_model_signature_as_tf_keras(files):
         s = loaded.signature_def["serving_default"]
         (_, i), = s.inputs.items()
         (_, o), = s.outputs.items()
-        np.testing.assert_allclose(sess.run(o.name, {i.name: np.array(X, np.float32)}), files["ours"], rtol=1e-6)
+        np.testing.assert_allclose(sess.run(o.name, {i.name: np.array(X, np.float32)}), files["ours"], rtol=1e-6, atol=1e-6)
 
 
 def test_graphlab_serve_answers_with_the_models_predictions(files, tmp_path):
@@ -109,7 +121,7 @@ def test_graphlab_serve_answers_with_the_models_predictions(files, tmp_path):
     with Server("keras", base) as server:
         r = requests.post(server.url + "/v1/models/keras:predict", json={"instances": X}, timeout=60)
         assert r.status_code == 200, r.text
-        np.testing.assert_allclose(r.json()["predictions"], files["ours"], rtol=1e-6)
+        np.testing.assert_allclose(r.json()["predictions"], files["ours"], rtol=1e-6, atol=1e-6)
 
 
 MIXED = """
@@ -165,4 +177,50 @@ def test_conv_batchnorm_embedding_two_inputs_both_ways(tmp_path):
         ours = scope["run"](m)
     got = json.loads(run_tf(TF_LOADS_MIXED, tmp_path).strip().splitlines()[-1])
     for name in ("w", "w.h5", "m.h5", "sm"):
-        np.testing.assert_allclose(got[name], ours, rtol=1e-5, err_msg=name)
+        np.testing.assert_allclose(got[name], ours, rtol=1e-5, atol=1e-5, err_msg=name)  # float32 conv sums
+
+
+RNN = """
+def build():
+    return tf.keras.Sequential([tf.keras.layers.Embedding(10, 3, input_length=5),
+                                tf.keras.layers.LSTM(4, return_sequences=True), tf.keras.layers.GRU(2),
+                                tf.keras.layers.Dense(1)])
+
+def run(m):
+    xs = np.array([[1, 2, 3, 4, 5], [0, 9, 8, 7, 6]], np.int32)
+    return tf.keras.backend.get_session().run(m.outputs[0], {m.inputs[0]: xs}).tolist()
+"""
+
+
+def test_recurrent_layers_cells_both_ways(tmp_path):
+    """LSTM and GRU weights live in their cell (layer_with_weights-1/cell/kernel): each side loads the other's
+    checkpoint and HDF5 weights and predicts the same."""
+    scope = {"tf": tf, "np": np}
+    exec(RNN, scope)
+    with tf.Graph().as_default():
+        m = scope["build"]()
+        m.save_weights(str(tmp_path / "gl"))
+        m.save_weights(str(tmp_path / "gl.h5"))
+        ours = scope["run"](m)
+    ref = json.loads(run_tf(RNN + """
+d = sys.argv[1]
+out = {}
+for name in ("gl", "gl.h5"):
+    with tf.Graph().as_default():
+        m = build()
+        m.load_weights(d + "/" + name)
+        out[name] = run(m)
+with tf.Graph().as_default():
+    m = build()
+    m.save_weights(d + "/tf")
+    m.save_weights(d + "/tf.h5")
+    out["written"] = run(m)
+print(json.dumps(out))
+""", tmp_path).strip().splitlines()[-1])
+    for name in ("gl", "gl.h5"):
+        np.testing.assert_allclose(ref[name], ours, rtol=1e-5, atol=1e-6, err_msg=name)
+    for name in ("tf", "tf.h5"):
+        with tf.Graph().as_default():
+            m = scope["build"]()
+            m.load_weights(str(tmp_path / name))
+            np.testing.assert_allclose(scope["run"](m), ref["written"], rtol=1e-5, atol=1e-6, err_msg=name)

@@ -38,9 +38,16 @@ def missing(dataset, wanted, origin, extra=""):
         % (dataset, wanted, origin, wanted, extra))
 
 
+FALLBACK_ROOT = os.path.join("/tmp", ".keras")
+
+
 def find_file(dataset, fname, origin, cache_dir=None, subdir="datasets"):
-    """The path of a cached file, or MissingDatasetFile naming it."""
+    """The path of a cached file, or MissingDatasetFile naming where to put it. tf-keras falls back to
+    /tmp/.keras when the cache directory does not exist yet, so a file it fetched there is found too."""
     path = os.path.join(datasets_dir(cache_dir, subdir), fname)
-    if not os.path.isfile(path):
-        raise missing(dataset, path, origin)
-    return path
+    if os.path.isfile(path):
+        return path
+    fallback = os.path.join(FALLBACK_ROOT, subdir, fname)
+    if not os.path.isdir(cache_root(cache_dir)) and os.path.isfile(fallback):
+        return fallback
+    raise missing(dataset, path, origin)

@@ -56,15 +56,17 @@ class SaveOps:
             tmp_prefix = io_ops.string_join([self.prefix, suffix])
             values = [_read(graph, v) for _, v in entries]
             num_shards = constant(1, name="num_shards")
-            shard = io_ops.sharded_filename(tmp_prefix, constant(0, name="ShardedFilename/shard"), num_shards)
+            with graph.name_scope("ShardedFilename") as scope:     # the op's inputs are made in its scope
+                shard = io_ops.sharded_filename(tmp_prefix, constant(0, name="shard"), num_shards, name=scope)
             keys = [k for k, _ in entries] + [OBJECT_GRAPH_KEY]
             with graph.name_scope("SaveV2") as scope:
                 names = constant(keys, name="tensor_names")
                 slices = constant([""] * len(keys), name="shape_and_slices")
             save = io_ops.save_v2(shard, names, slices, values + [self.object_graph], name=scope)
-            with graph.control_dependencies([save]):
-                prefixes = array_ops.stack([shard], name="MergeV2Checkpoints/checkpoint_prefixes")
-            merge = io_ops.merge_v2_checkpoints(prefixes, self.prefix, delete_old_dirs=True)
+            with graph.name_scope("MergeV2Checkpoints") as scope:
+                with graph.control_dependencies([save]):
+                    prefixes = array_ops.stack([shard], name="checkpoint_prefixes")
+                merge = io_ops.merge_v2_checkpoints(prefixes, self.prefix, delete_old_dirs=True, name=scope)
             with graph.control_dependencies([merge]):
                 self.done = array_ops.identity(self.prefix)
 
@@ -113,7 +115,7 @@ class SavedModelSaver:
     """What SavedModelBuilder needs of a Saver (save() and saver_def) over SaveOps/RestoreOps with a
     ``saver_filename`` placeholder, as tf-keras's SavedModels name their filename tensor."""
 
-    def __init__(self, graph, entries, object_graph):
+    def __init__(self, graph, entries, object_graph, write=None):
         from graphlab.framework import dtypes
         with graph.as_default(), graph.name_scope(None):
             filename = array_ops.placeholder(dtypes.string, shape=[], name="saver_filename")
@@ -126,8 +128,14 @@ class SavedModelSaver:
             restore_op_name=restore_op.name, max_to_keep=5, keep_checkpoint_every_n_hours=10000.0,
             version=saver_pb2.SaverDef.V2)
         self._filename = filename
+        self._write = write
 
     def save(self, sess, save_path, **unused):
-        sess.run(self._save.done, {self._filename: save_path})
+        """Write the variables: by ``write(save_path)`` when given (the model's own save ops in its graph,
+        as tf-keras writes a SavedModel's variables), else by this graph's save ops."""
+        if self._write is not None:
+            self._write(save_path)
+        else:
+            sess.run(self._save.done, {self._filename: save_path})
         return save_path
 

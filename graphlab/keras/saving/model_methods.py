@@ -48,11 +48,21 @@ def detect_load_format(filepath):
     return filepath, "tf"
 
 
+def assert_weights_created(model):
+    """tf-keras's check before saving: a model whose class defines build() must have been built."""
+    from graphlab.keras.engine.functional import Model
+    cls = type(model)
+    if "build" in cls.__dict__ and cls is not Model and not getattr(model, "built", False):
+        raise ValueError("Weights for model '%s' have not yet been created. Weights are created when the model is "
+                         "first called on inputs or `build()` is called with an `input_shape`." % model.name)
+
+
 class SavingMixin:
     """save_weights/load_weights/save for a Keras Model in graph mode."""
 
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
         """Write the weights as a TF checkpoint (prefix) or an HDF5 file (``.h5``), as tf-keras does."""
+        assert_weights_created(self)
         filepath = os.fspath(filepath)
         fmt = weights_format(filepath, save_format)
         session = session_access.get_session()
@@ -76,6 +86,10 @@ class SavingMixin:
                                           "load_weights).")
             tf_checkpoint.load(self, filepath, session)
             return None
+        if not getattr(self, "_is_graph_network", False) and not getattr(self, "built", False):
+            raise ValueError("Unable to load weights saved in HDF5 format into a subclassed Model which has not "
+                             "created its variables yet. Call the Model first, then load the weights.")
+        assert_weights_created(self)
         with hdf5_format.open_for_reading(filepath) as f:
             group = hdf5_format.weights_group(f)
             if by_name:

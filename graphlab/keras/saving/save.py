@@ -13,7 +13,8 @@ import json
 import logging
 import os
 
-from graphlab.keras.saving import hdf5_format, model_config, saved_model_export, session_access, tf_checkpoint
+from graphlab.keras.saving import (hdf5_format, keras_metadata, model_config, saved_model_export,
+                                   session_access, tf_checkpoint)
 
 _log = logging.getLogger("graphlab.keras")
 
@@ -101,6 +102,12 @@ def _compile_from(model, config, source):
 # --- HDF5 -------------------------------------------------------------------------------------------
 
 def save_model_to_hdf5(model, filepath, include_optimizer, session):
+    if not getattr(model, "_is_graph_network", False) and type(model).__name__ not in ("Sequential",):
+        raise NotImplementedError(
+            "Saving the model to HDF5 format requires the model to be a Functional model or a Sequential model. "
+            "It does not work for subclassed models, because such models are defined via the body of a Python "
+            "method, which isn't safely serializable. Consider saving to the Tensorflow SavedModel format (by "
+            'setting save_format="tf") or using `save_weights`.')
     config_json = model_config.dumps(model_config.model_config(model)).encode("utf8")
     train_config = training_config(model) if include_optimizer else None
 
@@ -177,7 +184,8 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
     fmt = save_format_of(filepath, save_format)
     session = session_access.get_session()
     if fmt == "tf":
-        saved_model_export.save(model, filepath, session)
+        saved_model_export.save(model, filepath, session,
+                                training_config(model) if include_optimizer else None)
     else:
         save_model_to_hdf5(model, filepath, include_optimizer, session)
 
@@ -188,8 +196,24 @@ def load_model(filepath, custom_objects=None, compile=True, options=None, safe_m
     if not os.path.exists(filepath):
         raise OSError("No file or directory found at %s" % filepath)
     if os.path.isdir(filepath):
-        raise ValueError("%s is a SavedModel directory. graphlab's load_model reads HDF5 model files; serve the "
-                         "SavedModel with `graphlab serve`, load it with tf.saved_model.loader.load(sess, "
-                         "['serve'], path), or build the model in code and call model.load_weights(path)."
-                         % filepath)
+        return load_model_from_saved_model(filepath, custom_objects=custom_objects, compile=compile)
     return load_model_from_hdf5(filepath, custom_objects=custom_objects, compile=compile)
+
+
+def load_model_from_saved_model(export_dir, custom_objects=None, compile=True):
+    """A Keras SavedModel (graphlab's or tf-keras's): the model rebuilt from keras_metadata.pb's config,
+    its weights from variables/variables by the object graph, compiled from its training config."""
+    if not os.path.isfile(os.path.join(export_dir, "saved_model.pb")):
+        raise OSError("%s is a directory without saved_model.pb: not a SavedModel" % export_dir)
+    meta = keras_metadata.read_root(export_dir)
+    config = {"class_name": meta.get("class_name"), "config": meta.get("config")}
+    model = model_config.model_from_config(config, custom_objects,
+                                           source=os.path.join(export_dir, keras_metadata.FILENAME))
+    session = session_access.get_session()
+    tf_checkpoint.load(model, os.path.join(export_dir, "variables", "variables"), session)
+    if compile and meta.get("training_config"):
+        _compile_from(model, meta["training_config"], export_dir)
+    elif compile:
+        _log.warning("No training configuration found in save file, so the model was *not* compiled. "
+                     "Compile it manually.")
+    return model

@@ -9,7 +9,8 @@ tf-keras 2.21 writes a TF2 SavedModel even under TF1 behaviour: a ``serve`` meta
 graphlab writes the same signature keys, dtypes and shapes and the same variable keys, over an inference
 graph of its own: the model is rebuilt from its config in a fresh graph (so no training ops, with the
 learning phase at its default, inference), given the current weights, and saved with a Saver whose
-restore op TF1's ``tf.saved_model.loader.load`` runs. What graphlab does not write: TF2's traced functions
+restore op TF1's ``tf.saved_model.loader.load`` runs, and ``keras_metadata.pb`` with the model's config, which
+graphlab's ``load_model`` reads. What graphlab does not write: TF2's traced functions
 (``StatefulPartitionedCall``) and object graph in the meta graph, so TF2's ``tf.saved_model.load`` and
 tf-keras's ``load_model`` of the directory do not apply; ``load_weights(dir)`` does, in both.
 
@@ -22,7 +23,7 @@ import tempfile
 
 from graphlab.framework import graph as graph_mod
 from graphlab.keras.saving import model_config as config_mod
-from graphlab.keras.saving import checkpoint_ops, object_graph
+from graphlab.keras.saving import checkpoint_ops, keras_metadata, object_graph, tf_checkpoint
 from graphlab.runtime.session import Session
 from graphlab.saved_model import builder as builder_mod
 from graphlab.saved_model import signature_constants, signature_def_utils, tag_constants
@@ -46,17 +47,19 @@ def _signature(model):
         dict(zip(_layer_names(inputs), inputs)), dict(zip(_layer_names(outputs), outputs)))
 
 
-def _write(model, export_dir, session):
+def _write(model, export_dir, session, metadata=None, write=None):
     """Save ``model`` (in ``session``'s graph) into the new, empty directory ``export_dir``."""
     builder = builder_mod.SavedModelBuilder(export_dir)
     proto, entries = object_graph.build(model)
     saver = checkpoint_ops.SavedModelSaver(session.graph, [(e.key, e.variable) for e in entries],
-                                           proto.SerializeToString())
+                                           proto.SerializeToString(), write=write)
     signature = _signature(model)
     builder.add_meta_graph_and_variables(
         session, [tag_constants.SERVING],
         signature_def_map={signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY: signature}, saver=saver)
     os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
+    if metadata is not None:
+        keras_metadata.write(export_dir, *metadata)
     builder.save()
 
 
@@ -87,7 +90,7 @@ def _inference_copy(model, session):
     return graph, sess, clone
 
 
-def save(model, export_dir, session):
+def save(model, export_dir, session, training_config=None):
     export_dir = os.fspath(export_dir)
     parent = os.path.dirname(os.path.abspath(export_dir))
     os.makedirs(parent, exist_ok=True)
@@ -100,9 +103,13 @@ def save(model, export_dir, session):
                 _write(model, target, session)
         else:
             graph, sess, clone = copy
+            metadata = (model, config_mod.model_config(model), training_config)
             try:
                 with graph.as_default():
-                    _write(clone, target, sess)
+                    # the variables are written from the model itself, through its save ops in its graph
+                    # (the ops tf-keras adds there too), the optimizer's state included
+                    _write(clone, target, sess, metadata,
+                           write=lambda prefix: tf_checkpoint.write(model, prefix, session))
             finally:
                 sess.close()
         old = None

@@ -18,9 +18,17 @@ from graphlab.keras.saving import checkpoint_ops, object_graph
 
 
 def save(model, filepath, session):
-    """Write the model's (and its optimizer's) variables at ``filepath`` (a prefix), then the state file.
+    """Write the model's (and its optimizer's) variables at ``filepath`` (a prefix), then the state file."""
+    write(model, filepath, session)
+    # TF records the prefix relative to its directory (save_relative_paths=True): 'w', not '/tmp/x/w'.
+    rel = os.path.basename(filepath)
+    state = text_format.checkpoint_state(rel, [rel])
+    text_format.write_checkpoint_state(os.path.dirname(filepath) or ".", state)
 
-    The values go through the save ops (checkpoint_ops.py) in the model's graph, as tf-keras runs them."""
+
+def write(model, filepath, session):
+    """The checkpoint files alone, through the save ops (checkpoint_ops.py) in the model's graph, built once
+    and run as tf-keras runs them."""
     proto, entries = object_graph.build(model)
     graph = session.graph
     pairs = [(e.key, e.variable) for e in entries]
@@ -30,10 +38,6 @@ def save(model, filepath, session):
     if parent:
         os.makedirs(parent, exist_ok=True)
     ops.run(session, filepath, proto.SerializeToString())
-    # TF records the prefix relative to its directory (save_relative_paths=True): 'w', not '/tmp/x/w'.
-    rel = os.path.basename(filepath)
-    state = text_format.checkpoint_state(rel, [rel])
-    text_format.write_checkpoint_state(os.path.dirname(filepath) or ".", state)
 
 
 def is_readable(filepath):
