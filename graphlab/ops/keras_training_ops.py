@@ -1,7 +1,7 @@
 """The update ops TF's Keras optimizers (optimizer_v2) use on resource variables and that tf.train's do not:
 ResourceApplyKerasMomentum (SGD with momentum, accum holding the negative step), ResourceApplyAdagradV2
-(Adagrad with epsilon), ResourceApplyAdamWithAmsgrad (Adam keeping the maximum of v), ResourceApplyAdaMax (Adamax), and the sparse forms
-ResourceSparseApplyKerasMomentum and ResourceSparseApplyAdagradV2 (one row at a time, in the order given).
+(Adagrad with epsilon), ResourceApplyAdamWithAmsgrad (Adam keeping the maximum of v), ResourceApplyAdaMax
+(Adamax), and the sparse forms ResourceSparseApplyKerasMomentum and ResourceSparseApplyAdagradV2 (one row at a time, in the order given).
 
 The arithmetic is that of TF's CPU kernels (training_ops.cc), in their order. Variables and slots arrive as
 handles; a ResourceVar's ``read`` is its own array (copied first if a read handed it out), changed in place.
