@@ -417,14 +417,11 @@ class _MomentsMixin:
 
 
 class Adam(_MomentsMixin, Optimizer):
-    """Adam (ResourceApplyAdam); ``amsgrad`` is not implemented."""
+    """Adam (ResourceApplyAdam; with ``amsgrad``, ResourceApplyAdamWithAmsgrad and a ``vhat`` slot)."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name="Adam",
                  **kwargs):
         super().__init__(name, **kwargs)
-        if amsgrad:
-            raise NotImplementedError("graphlab's Keras Adam does not implement amsgrad=True "
-                                      "(ResourceApplyAdamWithAmsgrad)")
         self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
         self._set_hyper("decay", self._initial_decay)
         self._set_hyper("beta_1", beta_1)
@@ -437,6 +434,9 @@ class Adam(_MomentsMixin, Optimizer):
             self.add_slot(var, "m")
         for var in var_list:
             self.add_slot(var, "v")
+        if getattr(self, "amsgrad", False):
+            for var in var_list:
+                self.add_slot(var, "vhat")
 
     def _prepare_local(self, var_dtype, apply_state):
         super()._prepare_local(var_dtype, apply_state)
@@ -448,9 +448,12 @@ class Adam(_MomentsMixin, Optimizer):
                            beta_2_power=beta_2_power, one_minus_beta_2_t=1 - beta_2_t)
 
     def _resource_apply_dense(self, grad, var, c):
-        return resource_apply("Adam", [var.handle, self.get_slot(var, "m").handle, self.get_slot(var, "v").handle,
-                                       c["beta_1_power"], c["beta_2_power"], c["lr_t"], c["beta_1_t"], c["beta_2_t"],
-                                       c["epsilon"], grad], use_locking=self._use_locking, use_nesterov=False)
+        m, v = self.get_slot(var, "m").handle, self.get_slot(var, "v").handle
+        tail = [c["beta_1_power"], c["beta_2_power"], c["lr_t"], c["beta_1_t"], c["beta_2_t"], c["epsilon"], grad]
+        if self.amsgrad:
+            return resource_apply("AdamWithAmsgrad", [var.handle, m, v, self.get_slot(var, "vhat").handle] + tail,
+                                  use_locking=self._use_locking)
+        return resource_apply("Adam", [var.handle, m, v] + tail, use_locking=self._use_locking, use_nesterov=False)
 
     def _resource_apply_sparse(self, grad, var, indices, c):
         """Rows of an embedding: m and v decay whole, the looked-up rows' share is scattered in, and every
@@ -598,6 +601,11 @@ class Adagrad(Optimizer):
     def _resource_apply_dense(self, grad, var, c):
         return resource_apply("AdagradV2", [var.handle, self.get_slot(var, "accumulator").handle, c["lr_t"],
                                             c["epsilon"], grad], use_locking=self._use_locking)
+
+    def _resource_apply_sparse(self, grad, var, indices, c):
+        return build_op("ResourceSparseApplyAdagradV2", [
+            var.handle, self.get_slot(var, "accumulator").handle, c["lr_t"], c["epsilon"], grad, indices],
+            attrs={"use_locking": self._use_locking})
 
     def get_config(self):
         return dict(super().get_config(), learning_rate=self._serialize_hyperparameter("learning_rate"),

@@ -28,7 +28,7 @@ OPTIMIZERS = ["Adam(0.1)", "SGD(0.1)", "SGD(0.1, momentum=0.9)", "SGD(0.1, momen
               "RMSprop(0.1)", "RMSprop(0.1, momentum=0.5)", "RMSprop(0.1, momentum=0.5, centered=True)",
               "RMSprop(0.1, centered=True)", "Adagrad(0.1)", "Adadelta(1.0)", "Adamax(0.1)", "Nadam(0.1)",
               "Adam(0.1, decay=0.01)", "SGD(0.1, clipnorm=0.5)", "Adam(0.1, clipvalue=0.1)",
-              "Adam(learning_rate=0.1, global_clipnorm=0.1)"]
+              "Adam(learning_rate=0.1, global_clipnorm=0.1)", "Adam(0.1, amsgrad=True)"]
 SNIPPETS = {"steps " + o: STEPS % o for o in OPTIMIZERS}
 SPARSE = """
 emb = tf.Variable(np.arange(12, dtype=np.float32).reshape(6, 2) / 10, use_resource=True, name="emb")
@@ -47,7 +47,8 @@ for i in range(2):
     vals.append(floats(sess.run(emb)))
 result = {"ops": built, "values": vals}
 """
-for _o in ["SGD(0.1)", "SGD(0.1, momentum=0.9)", "SGD(0.1, momentum=0.9, nesterov=True)", "Adam(0.1)"]:
+for _o in ["SGD(0.1)", "SGD(0.1, momentum=0.9)", "SGD(0.1, momentum=0.9, nesterov=True)", "Adam(0.1)",
+           "Adagrad(0.1)"]:
     SNIPPETS["embedding rows " + _o] = SPARSE % _o
 SNIPPETS["config"] = """
 result = [keras.optimizers.Adam(0.01, decay=0.1).get_config(), keras.optimizers.SGD(momentum=0.5).get_config(),
