@@ -11,6 +11,8 @@ from graphlab.formats import tfrecord
 from graphlab.framework import dtypes, tensor_shape
 from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, register_op
+from graphlab.ops import philox
+from graphlab.runtime import numpy_errors
 
 _VARIANT = [(dtypes.variant, tensor_shape.SCALAR)]
 _RESOURCE = [(dtypes.resource, tensor_shape.SCALAR)]
@@ -35,11 +37,24 @@ class _Failed:
 
 
 def _run_or_fail(fn, session, args):
-    """The function's outputs for one element, or _Failed holding its error."""
+    """The function's outputs for one element, or _Failed holding its error. numpy's floating-point
+    warnings are off here as in Session.run (a pool thread has numpy's default state of its own)."""
+    quiet = numpy_errors.silence()
     try:
         return tuple(fn.run(session, args))
     except Exception as e:  # noqa: BLE001 (any error of the element's computation belongs to that element)
         return _Failed(e)
+    finally:
+        numpy_errors.restore(quiet)
+
+
+def _next_quietly(elements):
+    """``next(elements)`` on a helper thread, with numpy's warnings off as in the run that asked for it."""
+    quiet = numpy_errors.silence()
+    try:
+        return next(elements)
+    finally:
+        numpy_errors.restore(quiet)
 
 
 def _scalar(v):
@@ -290,28 +305,50 @@ def _generator_kernel(ctx, *args):
 
 
 def _shuffle_kernel(ctx, source, buffer_size, seed, seed2):
+    """TF's shuffle, pick for pick: each iterator (each epoch of a repeat) takes two 32-bit words from a
+    Philox stream keyed by the dataset's (seed, seed2) as its own seeds (the same two every time with
+    reshuffle_each_iteration=False), and each element it gives is ``word % n`` places into the n buffered
+    ones, counted from the oldest; the oldest then takes the freed place, and the buffer is refilled to
+    buffer_size before each pick. Both seeds 0 means fresh randomness, as in TF."""
     size = _scalar(buffer_size)
-    seeds = [_scalar(seed), _scalar(seed2)]
-    epoch = [0]
+    seeds = philox.Stream(_scalar(seed), _scalar(seed2))
+    seed_words = philox.WordReader(seeds.key, seeds.next_counter)
+    reshuffle = ctx.attrs.get("reshuffle_each_iteration", True)
+    fixed = (seeds.key, seeds.next_counter >> 64)
+    lock = threading.Lock()
 
     def elements(session):
-        rng = np.random.default_rng(seeds + [epoch[0]] if any(seeds) else None)
-        if ctx.attrs.get("reshuffle_each_iteration", True):
-            epoch[0] += 1
-        buffer = []
+        if reshuffle:
+            with lock:
+                own = (seed_words.word(), seed_words.word())
+        else:
+            own = fixed
+        words = philox.WordReader(own[0], own[1] << 64)
+        ring, start, end = [], 0, 0        # the buffer as TF keeps it: a ring, oldest at ``start``
+
+        def pick():
+            nonlocal start
+            index = (start + words.word() % (end - start)) % size
+            oldest = start % size
+            out, ring[index] = ring[index], ring[oldest]
+            ring[oldest] = None
+            start += 1
+            return out
+
         for element in source.elements(session):
             if type(element) is _Failed:  # returned at once while the buffer fills, as TF's shuffle
                 yield element
                 continue
-            buffer.append(element)
-            if len(buffer) == size:
-                i = int(rng.integers(len(buffer)))
-                buffer[i], buffer[-1] = buffer[-1], buffer[i]
-                yield buffer.pop()
-        while buffer:
-            i = int(rng.integers(len(buffer)))
-            buffer[i], buffer[-1] = buffer[-1], buffer[i]
-            yield buffer.pop()
+            place = end % size
+            if place == len(ring):
+                ring.append(element)
+            else:
+                ring[place] = element
+            end += 1
+            if end - start == size:
+                yield pick()
+        while end > start:
+            yield pick()
     return _Source(elements)
 
 
@@ -597,7 +634,7 @@ def _next_element(state):
             if not _GETTERS:
                 import concurrent.futures
                 _GETTERS.append(concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="graphlab-data-next"))
-        state.pending = _GETTERS[0].submit(next, state.elements)
+        state.pending = _GETTERS[0].submit(_next_quietly, state.elements)
     result = state.pending.result()      # an interrupt here leaves state.pending for the next call
     state.pending = None
     return result

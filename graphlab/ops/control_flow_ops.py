@@ -81,6 +81,10 @@ def with_dependencies(dependencies, output_tensor, name=None):
     with graph.name_scope(name or "control_dependency") as scope, graph.colocate_with(
             output_tensor.values if isinstance(output_tensor, IndexedSlices) else output_tensor):
         with graph.control_dependencies(dependencies):
+            if not isinstance(output_tensor, (Operation, IndexedSlices, Tensor)):
+                # as TF: a variable is converted here, so a reference variable gives its value (v/read) and a
+                # resource variable a read that waits for the dependencies
+                output_tensor = registry.convert_to_tensor(output_tensor)
             if isinstance(output_tensor, Operation):
                 with graph.control_dependencies([output_tensor]):
                     return no_op(name=scope)
@@ -160,6 +164,9 @@ def _switch_grad(op, grad_false, grad_true):
     if op_ctxt is not None and op_ctxt.is_cond_context:
         grads = (grad_false, grad_true)
         if grads[1 - op_ctxt.branch] is None:
+            if op._inputs[0].dtype.base_dtype == dtypes.resource and grads[op_ctxt.branch] is not None:
+                # a variable's handle read in one branch only: its gradient still leaves the cond
+                return merge([grads[op_ctxt.branch]] * 2, name="cond_resource_grad")[0], None
             return None, None
         return merge(list(grads), name="cond_grad")[0], None
     false_grad = switch(grad_false, op._inputs[1])[0]

@@ -422,13 +422,29 @@ def zeros_like_outside_loops(op, index):
     from graphlab.ops import array_ops
     from graphlab.ops.control_flow_ops import switch
     val = op._outputs[index]
+    is_handle = val.dtype.base_dtype == dtypes.resource
     if not util.is_switch(op):
+        if is_handle:
+            return _zeros_for_variable(val)
         return array_ops.zeros_like(val, optimize=False)
     op_ctxt = op._control_flow_context
     if op_ctxt is not None and op_ctxt.is_cond_context:
         switch_val = switch(op._inputs[0], op_ctxt.pred)[1 - op_ctxt.branch]
         pivot = array_ops.identity(switch_val)
+        if is_handle:
+            with op._graph.control_dependencies([pivot]):
+                return _zeros_for_variable(switch_val)
         zeros_shape = array_ops.shape(switch_val, optimize=False)
         with op._graph.control_dependencies([pivot]):
             return array_ops.zeros(zeros_shape, dtype=val.dtype.base_dtype)
     return array_ops.zeros_like(val, optimize=False)
+
+
+def _zeros_for_variable(handle):
+    """Zeros standing for a resource variable's missing gradient: the variable's own dtype and shape (read from
+    the handle by VariableShape), since a handle has no values of its own to be zero. TF does the same when the
+    other branch of a cond reads the variable (Keras's BatchNormalization reads gamma in both branches)."""
+    from graphlab.ops import array_ops, resource_variable_ops
+    dtype = resource_variable_ops._declared(handle)[0] or dtypes.float32
+    shape = registry.build_op("VariableShape", [handle], attrs={"out_type": dtypes.int32}).outputs[0]   # never folded
+    return array_ops.zeros(shape, dtype=dtype)

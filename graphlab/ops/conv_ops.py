@@ -8,7 +8,7 @@ kernel and rule, so gradient graphs read like TF's and can be differentiated aga
 import numpy as np
 
 from graphlab.framework import tensor_shape
-from graphlab.formats.errors import InvalidArgumentError
+from graphlab.formats.errors import InvalidArgumentError, UnimplementedError
 from graphlab.ops import _windows as window_geometry
 from graphlab.ops import array_ops
 from graphlab.framework.registry import build_op, const_value, register_op
@@ -17,6 +17,15 @@ _sliding = np.lib.stride_tricks.sliding_window_view
 
 
 # ------------------------------------------------------------------------------------------ geometry
+def _four_in(value, name, data_format):
+    """_four for an op of ``data_format``: one or two ints are the window's H and W (TF's _get_sequence)."""
+    given = [value] if isinstance(value, int) else list(value)
+    four = _four(value, name)
+    if data_format == "NCHW" and len(given) in (1, 2):
+        four = [1, 1, four[1], four[2]]
+    return four
+
+
 def _four(value, name):
     """TF's strides/ksize/dilations: an int, 2 ints (H, W) or 4 NHWC ints -> 4 NHWC ints."""
     if isinstance(value, int):
@@ -219,25 +228,94 @@ register_op("Conv2DBackpropFilter", inputs=["input: T", "filter_sizes: int32", "
 
 # ------------------------------------------------------------------------------------------- pooling
 def _pool_attrs(ksize, strides, padding, data_format, explicit=True):
-    attrs = {"ksize": _four(ksize, "ksize"), "strides": _four(strides, "strides"), "padding": _padding(padding),
-             "data_format": data_format or "NHWC"}
+    data_format = data_format or "NHWC"
+    attrs = {"ksize": _four_in(ksize, "ksize", data_format), "strides": _four_in(strides, "strides", data_format),
+             "padding": _padding(padding), "data_format": data_format}
     if explicit:
         attrs["explicit_paddings"] = []
-    if attrs["ksize"][0] != 1 or attrs["ksize"][3] != 1:
-        raise ValueError("Pooling is not yet supported on the batch or depth dimensions.")
-    return attrs
+    return attrs       # windows over the batch or depth build, as in TF, and fail when run (_pooling_in_nhwc)
+
+
+def _nchw(attrs):
+    return attrs.get("data_format", "NHWC") in ("NCHW", b"NCHW")
+
+
+def _to_nhwc(values):
+    """A 4-vector (ksize, strides, a shape) of the NCHW layout in NHWC order."""
+    return [values[0], values[2], values[3], values[1]]
 
 
 def _pool_outputs(op):
     x = op._inputs[0]
-    _check_nhwc(op._attrs)
-    n, h, w, c = _dims(x._shape, 4, "input")
+    nchw = _nchw(op._attrs)
+    dims = _dims(x._shape, 4, "input")
+    n, h, w, c = _to_nhwc(dims) if nchw else dims
     k, s, p = op._attrs["ksize"], op._attrs["strides"], op._attrs["padding"]
+    if nchw:
+        k, s = _to_nhwc(k), _to_nhwc(s)
     oh, ow = _static_out_dim(h, k[1], s[1], 1, p), _static_out_dim(w, k[2], s[2], 1, p)
     if (oh is not None and oh <= 0) or (ow is not None and ow <= 0):
         raise ValueError("Computed output size would be negative: %s [input_size: %s, effective_filter_size: "
                          "%s, stride: %s]" % (oh if oh is not None and oh <= 0 else ow, h, k[1], s[1]))
-    return [(x._dtype.base_dtype, tensor_shape.TensorShape([n, oh, ow, c]))]
+    if op._type == "MaxPool":       # TF's MaxPool shape also pools the depth (depthwise max pooling)
+        c = _static_out_dim(c, k[3], s[3], 1, p)
+    shape = [n, c, oh, ow] if nchw else [n, oh, ow, c]
+    return [(x._dtype.base_dtype, tensor_shape.TensorShape(shape))]
+
+
+class _NHWCContext:
+    """A pooling kernel's context with its attrs in the NHWC layout the kernels compute in."""
+
+    __slots__ = ("op", "attrs", "session", "state")
+
+    def __init__(self, ctx, attrs):
+        self.op, self.attrs, self.session, self.state = ctx.op, attrs, ctx.session, ctx.state
+
+    def error(self, cls, message):
+        return cls(None, self.op, message)
+
+
+def _depthwise_max(x, k, s):
+    """MaxPool across depth only (TF's depthwise max pooling): windows of k channels, k apart."""
+    n, h, w, c = x.shape
+    if k != s or c % k:
+        raise ValueError("depth_stride must equal depth_window, and the depth must be evenly divisible by "
+                         "depth_window")
+    return x.reshape(n, h, w, c // k, k).max(axis=-1)
+
+
+def _pooling_in_nhwc(kernel):
+    """Run a pooling kernel as TF's CPU kernels run it: windows across the batch or across both depth and
+    space fail with TF's UnimplementedError; an NCHW op computes in NHWC (its 4-d arrays and an input-shape
+    vector transposed there and back), as TF's graph optimizer arranges on a CPU."""
+    def run(ctx, *args):
+        attrs = ctx.attrs
+        nchw = _nchw(attrs)
+        k, s = (_to_nhwc(attrs["ksize"]), _to_nhwc(attrs["strides"])) if nchw else (attrs["ksize"], attrs["strides"])
+        if nchw and ctx.op._type.startswith("MaxPool") and (k[0], k[3], s[0], s[3]) != (1, 1, 1, 1):
+            raise InvalidArgumentError(None, ctx.op, "Default MaxPoolingOp only supports NHWC on device type CPU")
+        if k[0] != 1 or s[0] != 1:
+            raise UnimplementedError(None, ctx.op, "Pooling is not yet supported on the batch dimension.")
+        if (k[3] != 1 or s[3] != 1) and (k[1], k[2], s[1], s[2]) == (1, 1, 1, 1) and kernel is _max_pool_kernel:
+            try:
+                return _depthwise_max(args[0], k[3], s[3])
+            except ValueError as e:
+                raise InvalidArgumentError(None, ctx.op, str(e)) from None
+        if (k[3] != 1 or s[3] != 1) and kernel is _max_pool_grad_kernel:
+            raise UnimplementedError(None, ctx.op, "MaxPoolingGrad is not yet supported on the depth dimension.")
+        if k[3] != 1 or s[3] != 1:
+            raise UnimplementedError(None, ctx.op, "MaxPooling supports exactly one of pooling across depth or "
+                                     "pooling across width/height." if (k[1], k[2], s[1], s[2]) != (1, 1, 1, 1)
+                                     else "Pooling across depth is not supported by graphlab's pooling kernels.")
+        if not nchw:
+            return kernel(ctx, *args)
+        inner = dict(attrs, ksize=k, strides=s, data_format="NHWC")
+        args = [np.transpose(a, (0, 2, 3, 1)) if np.ndim(a) == 4 else
+                np.asarray(_to_nhwc(list(a))) if np.ndim(a) == 1 else a for a in args]
+        out = kernel(_NHWCContext(ctx, inner), *args)
+        return np.transpose(out, (0, 3, 1, 2))
+    run.__wrapped__ = kernel
+    return run
 
 
 def _max_windows(x, attrs, fill):
@@ -268,7 +346,7 @@ def _pool_attrs_of(op):
             if k in op._attrs}
 
 
-register_op("MaxPool", inputs=["input: T"], outputs=_pool_outputs, kernel=_max_pool_kernel,
+register_op("MaxPool", inputs=["input: T"], outputs=_pool_outputs, kernel=_pooling_in_nhwc(_max_pool_kernel),
             grad=lambda op, g: [build_op("MaxPoolGrad", [op.inputs[0], op.outputs[0], g],
                                          attrs=_pool_attrs_of(op)).outputs[0]],
             doc="Maximum over each window (padding never wins).")
@@ -288,14 +366,14 @@ def _max_pool_grad_grad_kernel(ctx, x, y, g):
 
 register_op("MaxPoolGrad", inputs=["orig_input: T", "orig_output: T", "grad: T"],
             outputs=lambda op: [(op._inputs[0]._dtype.base_dtype, op._inputs[0]._shape)],
-            kernel=_max_pool_grad_kernel,
+            kernel=_pooling_in_nhwc(_max_pool_grad_kernel),
             grad=lambda op, g: [array_ops.zeros_like(op.inputs[0]), array_ops.zeros_like(op.inputs[1]),
                                 build_op("MaxPoolGradGrad", [op.inputs[0], op.inputs[1], g],
                                          attrs=_pool_attrs_of(op)).outputs[0]],
             doc="Gradient of MaxPool: routes each output gradient to its window's maximum.")
 register_op("MaxPoolGradGrad", inputs=["orig_input: T", "orig_output: T", "grad: T"],
             outputs=lambda op: [(op._inputs[1]._dtype.base_dtype, op._inputs[1]._shape)],
-            kernel=_max_pool_grad_grad_kernel,
+            kernel=_pooling_in_nhwc(_max_pool_grad_grad_kernel),
             grad=lambda op, g: [array_ops.zeros_like(op.inputs[0]), array_ops.zeros_like(op.inputs[1]),
                                 build_op("MaxPoolGrad", [op.inputs[0], op.inputs[1], g],
                                          attrs=_pool_attrs_of(op)).outputs[0]],
@@ -332,12 +410,12 @@ def _avg_pool_grad_outputs(op):
              tensor_shape.TensorShape(sizes) if sizes is not None else tensor_shape.unknown_shape(4))]
 
 
-register_op("AvgPool", inputs=["value: T"], outputs=_pool_outputs, kernel=_avg_pool_kernel,
+register_op("AvgPool", inputs=["value: T"], outputs=_pool_outputs, kernel=_pooling_in_nhwc(_avg_pool_kernel),
             grad=lambda op, g: [build_op("AvgPoolGrad", [array_ops.shape(op.inputs[0]), g],
                                          attrs=_pool_attrs_of(op)).outputs[0]],
             doc="Mean over each window, counting only unpadded elements.")
 register_op("AvgPoolGrad", inputs=["orig_input_shape: int32", "grad: T"], outputs=_avg_pool_grad_outputs,
-            kernel=_avg_pool_grad_kernel,
+            kernel=_pooling_in_nhwc(_avg_pool_grad_kernel),
             grad=lambda op, g: [array_ops.stop_gradient(op.inputs[0]),    # TF returns it for the shape too
                                 build_op("AvgPool", [g], attrs=_pool_attrs_of(op)).outputs[0]],
             doc="Gradient of AvgPool: spreads each output gradient evenly over its window.")

@@ -30,8 +30,10 @@ def _queue_state(ctx, make):
         with ctx.session._lock:
             q = ctx.state.get(key)
             if q is None:
+                # TF's resource name: the shared name when there is one, else private "_<n>_<node name>"
+                shared = ctx.attrs.get("shared_name")
                 number = sum(1 for k in ctx.state if isinstance(k, tuple) and k[0] == "__queue__")
-                q = ctx.state[key] = make("_%d_%s" % (number, ctx.op.name.split("/")[-1]))
+                q = ctx.state[key] = make(shared or "_%d_%s" % (number, ctx.op.name.split("/")[-1]))
     return q
 
 
@@ -155,14 +157,33 @@ def _wait_to_read(ctx, q, need):
         q.reader_needs.remove(need)
 
 
-def _take(ctx, q, n, up_to=False):
+def _served(ctx, q, n):
+    """A RandomShuffleQueue's dequeue: queued behind earlier ones and given its elements as they come in
+    (queue_state.RandomShuffleState.serve); returns what it got by the time it is complete or the queue
+    closed, taken off the queue and counted as removed."""
+    attempt = queue_state.Attempt(n)
+    q.attempts.append(attempt)
+    try:
+        q.serve()
+        wait_for(ctx, q.readers, lambda: attempt.done or q.closed)
+    finally:
+        if not attempt.done:
+            q.attempts.remove(attempt)
+    return attempt.taken
+
+
+def _take(ctx, q, n, up_to=False, many=True):
     """n elements (fewer for dequeue_up_to on a closed queue), waiting as TF does."""
     taken, told = [], 0           # told: how many of the taken places the enqueues were told about
     try:
         with q.cond:
+            if isinstance(q, queue_state.RandomShuffleState) and n:
+                taken = _served(ctx, q, n)
+                told = len(taken)
             whole = q.capacity <= 0 or n <= q.capacity
             # all at once when the queue can hold n: two concurrent dequeue_many then never split the elements
-            _wait_to_read(ctx, q, n if whole else 1)
+            if len(taken) < n:
+                _wait_to_read(ctx, q, n if whole else 1)
             while len(taken) < n:
                 if q.available():
                     taken.append(q.take())
@@ -171,7 +192,7 @@ def _take(ctx, q, n, up_to=False):
                     if up_to and taken:
                         break
                     raise OutOfRangeError(None, ctx.op, "%s '%s' is closed and has insufficient elements "
-                                          "(requested %d, current size %d)" % (q.kind, q.name, n,
+                                          "(requested %d, current size %d)" % (q.kind_taking(many), q.name, n,
                                                                                len(q) + len(taken)))
                 q.removed(len(taken) - told)        # room for the enqueues this dequeue now waits for
                 told = len(taken)
@@ -187,7 +208,7 @@ def _take(ctx, q, n, up_to=False):
 
 
 def _dequeue_kernel(ctx, q):
-    (item,) = _take(ctx, q, 1)
+    (item,) = _take(ctx, q, 1, many=False)
     return item[0] if len(item) == 1 else item
 
 

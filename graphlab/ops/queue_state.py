@@ -31,9 +31,14 @@ class FIFOState:
         self.freed = 0                     # places freed since the waiting enqueues were last woken
         self.wake_after = max(1, capacity // 8)
         self.items = collections.deque()
+        self.attempts = collections.deque()   # RandomShuffleQueue's waiting dequeues, served as elements come
 
     def __len__(self):
         return len(self.items)
+
+    def kind_taking(self, many):
+        """The queue's kind as TF's message for a dequeue (``many``: dequeue_many / dequeue_up_to) names it."""
+        return self.kind
 
     def available(self):
         """How many elements a dequeue may take now."""
@@ -50,6 +55,8 @@ class FIFOState:
 
     def added(self):
         """After elements came in (lock held): wake the waiting dequeues, if one of them can now proceed."""
+        if self.attempts:
+            self.serve()
         needs = self.reader_needs
         if needs and self.available() >= min(needs):
             self.readers.notify_all()
@@ -60,7 +67,7 @@ class FIFOState:
         one wake-up per few elements instead of one each; a wait also looks again every
         waiting.SLICE_SECONDS, so nothing can stay blocked on a wake-up held back)."""
         self.freed += count
-        if self.freed and (self.freed >= self.wake_after or self.reader_needs):
+        if self.freed and (self.freed >= self.wake_after or self.reader_needs or self.attempts):
             self.writers.notify(self.freed)
             self.freed = 0
 
@@ -101,6 +108,34 @@ class RandomShuffleState(FIFOState):
     def put_back(self, items):
         self.items.extend(items)
 
+    def serve(self):
+        """Give the waiting dequeues (oldest first, lock held) the elements they may take now, one pick at a
+        time, as TF's queue does each time an element comes in: so a shuffle_batch fed by a runner thread
+        picks each element among the min_after_dequeue + 1 there at that moment, as in TF, whatever the
+        threads' timing. A dequeue that got all it asked for is woken."""
+        served = 0
+        while self.attempts:
+            attempt = self.attempts[0]
+            while len(attempt.taken) < attempt.n and self.available():
+                attempt.taken.append(self.take())
+                served += 1
+            if len(attempt.taken) < attempt.n:
+                break
+            self.attempts.popleft()
+            attempt.done = True
+            self.readers.notify_all()
+        if served:
+            self.removed(served)
+
+
+class Attempt:
+    """A dequeue of ``n`` elements waiting in a RandomShuffleQueue, and what it has been given so far."""
+
+    __slots__ = ("n", "taken", "done")
+
+    def __init__(self, n):
+        self.n, self.taken, self.done = n, [], False
+
 
 class PriorityState(FIFOState):
     kind = "PriorityQueue"
@@ -122,7 +157,11 @@ class PriorityState(FIFOState):
 
 
 class PaddingFIFOState(FIFOState):
-    kind = "PaddingFIFOQueue"
+    kind = "FIFOQueue"      # TF's padding queue is a FIFOQueue underneath, and its messages say so ...
+
+    def kind_taking(self, many):
+        """... except those of its own dequeue_many / dequeue_up_to."""
+        return "PaddingFIFOQueue" if many else self.kind
 
 
 def stack_components(items, count, pad):

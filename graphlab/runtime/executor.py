@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from graphlab.formats import errors
-from graphlab.framework import registry
+from graphlab.framework import dtypes, registry
 from graphlab.runtime import frames, memory, pruning
 
 DEAD = registry.DEAD    # a value on the side a Switch did not take
@@ -47,6 +47,35 @@ def _with_deref(kernel, positions):
                 args[p] = read(ctx)
         return kernel(ctx, *args)
     return run
+
+
+def check_no_fed_reference_is_updated(ops, fed_tensors):
+    """TF replaces a fed tensor by a plain value (its function argument ``_arg_<node>_<output>_<i>``, ``i``
+    counting the feeds in name order), so an op that takes a reference there (Assign*, RefIdentity of
+    ``tf.tuple``, Scatter*) cannot run: InvalidArgumentError, in TF's words, before anything runs. (For a
+    user's feeds only: a partial run's stages pass earlier values, references included, as feeds.)"""
+    refs = [t for t in fed_tensors if t._dtype.is_ref_dtype]
+    if not refs:
+        return
+    refs = set(refs)
+    for op in ops:
+        args = registry.get_opdef(op._type).inputs if op._type in registry._REGISTRY else ()
+        if len(args) != len(op._inputs):
+            continue
+        for i, (t, arg) in enumerate(zip(op._inputs, args)):
+            if t in refs and arg.is_ref:
+                names = sorted(x.name for x in fed_tensors)
+                base = t._dtype.base_dtype.name
+                raise errors.InvalidArgumentError(None, None, (
+                    "Graph execution error:\n\nInput %d of node %s was passed %s from _arg_%s_%d_%d:0 "
+                    "incompatible with expected %s_ref." % (
+                        i, op.name, _tf_type_word(base), t._op.name, t._value_index, names.index(t.name),
+                        _tf_type_word(base))))
+
+
+def _tf_type_word(dtype_name):
+    """The type as TF's executor names it in this message (float, double, int32, ...)."""
+    return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype_name, dtype_name)
 
 
 class Plan:
@@ -282,7 +311,9 @@ FOLD_LIMIT_BYTES = 1 << 20
 
 def _constant_steps(steps, fed):
     """Indices (into the fast loop's steps) of ops whose results are the same in every run: stateless
-    ops without control inputs whose inputs all come from such ops (Consts to begin with), none fed."""
+    ops without control inputs whose inputs all come from such ops (Consts to begin with), none fed. A
+    dataset (a variant) is made anew by every run, as in TF: each initializer run of an iterator starts a
+    fresh dataset, whose shuffle then draws its first order again."""
     constant_ops = set()
     indices = []
     position = 0
@@ -291,7 +322,8 @@ def _constant_steps(steps, fed):
         if kernel is None:              # skipped: not in the fast loop
             continue
         if (not ctrl and op._type not in pruning.ALWAYS_RUN and not registry.get_opdef(op._type).stateful
-                and all(t not in fed and t._op in constant_ops for t in op._inputs)):
+                and all(t not in fed and t._op in constant_ops for t in op._inputs)
+                and not any(t._dtype == dtypes.variant for t in op._outputs)):
             constant_ops.add(op)
             indices.append(position)
         position += 1

@@ -25,6 +25,8 @@ def flatten_fetches(graph, fetches):
         return lambda values: values[i]
 
     def walk(fetch):
+        if fetch is None:       # as TF's fetch mapper: None is refused before any conversion is tried
+            raise TypeError("Argument `fetch` = None has invalid type \"NoneType\". Cannot be None")
         if isinstance(fetch, (Tensor, Operation, str)) or hasattr(fetch, "_as_graph_element"):
             return leaf(fetch)
         if isinstance(fetch, IndexedSlices):     # as TF: its three parts, as an IndexedSlicesValue
@@ -116,11 +118,7 @@ def convert_feed(tensor, value, key=None):
             raise TypeError("Type of feed value %s with type %s is not compatible with Tensor type %s. "
                             "Try explicitly setting the type of the feed tensor to a larger type (e.g. "
                             "int64)." % (value, type(value), np_type))
-        try:
-            array = np.asarray(value, dtype=np_type)
-        except (TypeError, ValueError) as e:
-            raise ValueError("Cannot feed value %s for Tensor %s of dtype %s: %s" % (
-                _short(value), tensor.name, dtype.name, e)) from None
+        array = _as_feed_array(value, np_type)
     if not tensor._shape.is_compatible_with(array.shape):
         raise ValueError("Cannot feed value of shape %r for Tensor %s, which has shape %s" %
                          (array.shape, tensor.name, tensor._shape))
@@ -134,6 +132,10 @@ def _changes_in(np_type, value):
         return np_type(np.array(value).astype(np_type)) != value
 
 
-def _short(value):
-    text = repr(value)
-    return text if len(text) < 60 else text[:57] + "..."
+def _as_feed_array(value, np_type):
+    """A fed value converted as TF's session converts it: numeric types through numpy's own array of the
+    value and then a cast (so a string fed to a float tensor raises numpy's "could not convert string to float:
+    np.str_('text')", and a list of too-large ints wraps as TF's does), other types directly."""
+    if np.issubdtype(np_type, np.number):
+        return np.asarray(value).astype(np_type)
+    return np.asarray(value, dtype=np_type)

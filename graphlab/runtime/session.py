@@ -17,7 +17,7 @@ from graphlab.framework.error_format import as_run_error, run_error_message
 from graphlab.runtime import (fetches as fetches_mod, functions, numpy_errors, partial_run, pruning, recording,
                               threads)
 from graphlab.runtime.fetches import as_result as _as_result
-from graphlab.runtime.executor import Plan
+from graphlab.runtime.executor import Plan, check_no_fed_reference_is_updated
 from graphlab.runtime.run_metadata import RunMetadata, RunOptions, Trace, record_trace
 from graphlab.runtime.waiting import RunDeadline
 
@@ -151,6 +151,7 @@ class BaseSession:
         if plan is None:
             _check_accessible(graph, fed, fetch_tensors, targets)
             plan = Plan(self, fetch_tensors, targets, fed)
+            check_no_fed_reference_is_updated(plan.ops, fed)
             with self._lock:
                 self._plans[key] = plan
             self.plan_cache_misses += 1
