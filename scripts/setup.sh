@@ -95,6 +95,7 @@ fi
 # reader checks that TensorBoard reads our event files (tests/test_tensorboard.py). tf-keras serves
 # tf.compat.v1.layers and tf.nn.rnn_cell in TF 2.21 (with TF_USE_LEGACY_KERAS=1, set by tests/tfref.py).
 # tensorboard: its own event reader checks that TensorBoard reads graphlab's event files (test_tensorboard.py).
+# h5py, which tf-keras writes and reads .h5 files with (the HDF5 saving tests), comes with tensorflow-cpu itself.
 # GRAPHLAB_NO_TF=1 skips this step on purpose (the tests that need TF then skip, and the pytest summary
 # counts them); otherwise a failed install stops the set-up, and without TF those tests fail, so
 # `make test` cannot pass by skipping them.

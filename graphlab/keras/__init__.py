@@ -15,6 +15,8 @@ Where things live, as in Keras's own package:
 """
 
 from graphlab.keras import activations, backend, constraints, initializers, layers, models, regularizers, utils
+from graphlab.keras import callbacks, losses, metrics, optimizers  # noqa: E402
+from graphlab.keras import datasets  # noqa: F401
 from graphlab.keras.engine.functional import Model
 from graphlab.keras.engine.input_layer import Input
 from graphlab.keras.engine.sequential import Sequential

@@ -1,7 +1,7 @@
 """The update ops TF's Keras optimizers (optimizer_v2) use on resource variables and that tf.train's do not:
 ResourceApplyKerasMomentum (SGD with momentum, accum holding the negative step), ResourceApplyAdagradV2
-(Adagrad with epsilon), ResourceApplyAdamWithAmsgrad (Adam keeping the maximum of v), and the sparse forms
-ResourceSparseApplyKerasMomentum and ResourceSparseApplyAdagradV2 (one row at a time, in the order given).
+(Adagrad with epsilon), ResourceApplyAdamWithAmsgrad (Adam keeping the maximum of v), ResourceApplyAdaMax
+(Adamax), and the sparse forms ResourceSparseApplyKerasMomentum and ResourceSparseApplyAdagradV2 (one row at a time, in the order given).
 
 The arithmetic is that of TF's CPU kernels (training_ops.cc), in their order. Variables and slots arrive as
 handles; a ResourceVar's ``read`` is its own array (copied first if a read handed it out), changed in place.
@@ -106,3 +106,19 @@ _register("ResourceApplyAdamWithAmsgrad",
           ["var: Ref(T)", "m: Ref(T)", "v: Ref(T)", "vhat: Ref(T)", "beta1_power: T", "beta2_power: T", "lr: T",
            "beta1: T", "beta2: T", "epsilon: T", "grad: T"], _amsgrad_kernel,
           "Adam with vhat = max(vhat, v) in the denominator (AMSGrad).", training_ops._ref_output)
+
+
+# ------------------------------------------------------------------------------------- ResourceApplyAdaMax
+def _adamax_kernel(ctx, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
+    value, (m_v, v_v) = training_ops._check(ctx, var, grad, [("m", m), ("v", v)], [
+        ("beta1_power", beta1_power), ("lr", lr), ("beta1", beta1), ("beta2", beta2), ("epsilon", epsilon)])
+    m_v += (grad - m_v) * (1 - beta1)
+    np.maximum(beta2 * v_v, np.abs(grad), out=v_v)
+    var.write(value - lr / (1 - beta1_power) * (m_v / (v_v + epsilon)))
+
+
+_register("ResourceApplyAdaMax",
+          ["var: Ref(T)", "m: Ref(T)", "v: Ref(T)", "beta1_power: T", "lr: T", "beta1: T", "beta2: T", "epsilon: T",
+           "grad: T"], _adamax_kernel,
+          "AdaMax: m moving mean of grad, v = max(beta2 * v, |grad|); var -= lr / (1 - beta1^t) * m / (v + eps).",
+          training_ops._ref_output)

@@ -11,8 +11,8 @@ from graphlab.framework.graph import GraphKeys
 from graphlab.framework.indexed_slices import IndexedSlices, convert_to_tensor_or_indexed_slices
 from graphlab.framework.tensor import Tensor
 from graphlab.gradients import gradients
-from graphlab.ops import control_flow_ops, state_ops
-from graphlab.framework.registry import convert_to_tensor
+from graphlab.ops import control_flow_ops, resource_variable_ops, state_ops
+from graphlab.framework.registry import build_op, convert_to_tensor
 
 _VALID_DTYPES = None
 
@@ -136,7 +136,12 @@ class Optimizer:
                 else:
                     with graph.control_dependencies([self._finish(update_ops, "update")]), \
                             graph.colocate_with(global_step):
-                        apply_updates = state_ops.assign_add(global_step, 1, name=scope)
+                        if resource_variable_ops.is_resource_variable(global_step):
+                            # TF's AssignAddVariableOp named as the step itself, with no read after it
+                            apply_updates = build_op("AssignAddVariableOp", [global_step.handle, convert_to_tensor(
+                                1, dtype=global_step.dtype.base_dtype)], name=scope)
+                        else:
+                            apply_updates = state_ops.assign_add(global_step, 1, name=scope)
             if isinstance(apply_updates, Tensor):
                 apply_updates = apply_updates.op
             train_ops = graph.get_collection_ref(GraphKeys.TRAIN_OP)
