@@ -2,6 +2,7 @@
 shapes, control edges dashed, the pruned overlay as highlight / fade / cut marks, and a caption that says
 what was collapsed. Pure string building, no graphviz needed; output is deterministic for a given graph."""
 from graphlab.viz.roles import BIG_CONSTANT, QUEUE_TYPES, STYLES
+from graphlab.viz.variables import VARIABLE_TYPES, variable_of, variable_shape
 from graphlab.graphview.nodes import MIB
 
 FADED = {"fillcolor": "#f9fafb", "color": "#d1d5db", "fontcolor": "#9ca3af"}
@@ -81,6 +82,12 @@ def node_attrs(unit, overlay, show_shapes, marks=None):
         if runners:
             lines.append("QueueRunner: %d thread%s" % (runners, "s" if runners > 1 else ""))
             a.update({"penwidth": "2"})
+    elif unit.kind == "scope" and unit.op_type in VARIABLE_TYPES:
+        leaf = unit.name.rpartition("/")[2]
+        shape = variable_shape(unit, variable_of(unit))
+        lines = [leaf, "variable " + shape if shape else "variable"]
+        tooltip = "variable %s (%s) with its initializer, assignment and reads: %s, collapsed (%s)" % (
+            unit.name, unit.op_type, ops_text(n), unit.reason)
     elif unit.kind == "scope":
         leaf = unit.name.rpartition("/")[2]
         lines = [leaf, ops_text(n)]
