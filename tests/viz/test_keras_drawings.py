@@ -114,6 +114,23 @@ def test_a_fitted_model_shows_its_layers_loss_metrics_and_training():
 
 
 @needs_dot
+def test_a_fitted_model_is_drawn_as_tf_keras_fits_it():
+    """graphlab's compile and fit build tf-keras's graph, so the drawing is tf-keras's, box for box."""
+    theirs = tf_drawings()
+    with tf.Graph().as_default():
+        tf.set_random_seed(0)
+        m = _model()
+        m.compile(optimizer="adam", loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+        x = np.random.RandomState(0).randn(16, 4).astype("float32")
+        y = np.random.RandomState(1).randint(0, 3, 16)
+        m.fit(x, y, epochs=1, batch_size=8, verbose=0)
+        r = viz.render()
+    assert _boxes(r.dot) == _boxes(theirs["fitted"])
+    assert sorted(edges(r.dot)) == sorted(edges(theirs["fitted"]))
+    assert r.summary == theirs["summary"]
+
+
+@needs_dot
 def test_the_learning_phase_is_drawn_when_a_layer_reads_it():
     with tf.Graph().as_default():
         tf.keras.Sequential([tf.keras.layers.Dense(4, input_shape=(3,)), tf.keras.layers.Dropout(0.5)])
