@@ -62,6 +62,14 @@ def queue_runner_threads(node):
                if qr._queue_op is op)
 
 
+def _edge_label(tensor):
+    """A tensor's shape, or "handle" for a resource variable's handle (a scalar that stands for the variable:
+    its shape would read as the variable's)."""
+    if tensor.source is not None and tensor.dtype == "resource":
+        return "handle"
+    return tensor.shape
+
+
 def node_attrs(unit, overlay, show_shapes, marks=None):
     """Label and style of one box; the overlay fades it or marks it as run / fetched / fed; ``marks`` (the
     highlighted ops' names) draws the boxes holding them in amber and fades the others."""
@@ -220,10 +228,10 @@ def edge_attrs(src, dst, kind, items, overlay, show_shapes, marks=None):
             seen.setdefault(t.name, t)
         tensors = list(seen.values())
         if show_shapes:
-            shapes = sorted({t.shape for t in tensors if t.shape is not None})
+            shapes = sorted({_edge_label(t) for t in tensors if _edge_label(t) is not None})
             if len(tensors) == 1:
-                if tensors[0].shape is not None:
-                    a["label"] = tensors[0].shape
+                if _edge_label(tensors[0]) is not None:
+                    a["label"] = _edge_label(tensors[0])
             elif len(shapes) == 1:
                 a["label"] = "%d× %s" % (len(tensors), shapes[0])
             else:

@@ -170,3 +170,18 @@ def test_reference_variables_keep_their_drawing():
         tf.matmul(x, w, name="y")
         r = viz.render(width=None, show_shapes=True)
     assert "w" in clusters(r.dot) and "op:w/read" in node_ids(r.dot)
+
+
+@needs_dot
+def test_an_update_takes_the_variables_handle_and_the_edge_says_so():
+    """ResourceApplyGradientDescent takes the variable's handle, a scalar resource: the edge reads "handle",
+    not "scalar" (which would read as the variable's shape)."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 1], name="x")
+        line = tf.keras.layers.Dense(1, name="line")
+        loss = tf.reduce_mean(tf.square(line(x) - 1.0))
+        tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+        dot = viz.render(width=None).dot
+    e = {(s, d): a for s, d, a in edges(dot)}
+    assert 'label="handle"' in e[("scope:line/kernel", "scope:GradientDescent")]
+    assert 'label="[1,1]"' in e[("scope:line/kernel", "op:line/MatMul")]
