@@ -206,8 +206,9 @@ def _summary(info, layout, overlay, view, notes=()):
     if info["ranges"]:
         lines.append("to stay under %d boxes, merged neighbouring scopes: %s" % (
             info["max_nodes"], _listed(["%s (%d scopes)" % (r["scopes"], r["count"]) for r in info["ranges"]])))
-    if info["hidden"]:
-        lines.append("hidden: %d ops" % len(info["hidden"]))
+    hidden = [n for n in info["hidden"] if not variables_mod.is_learning_phase(n)]   # said in a note of its own
+    if hidden:
+        lines.append("hidden: %d ops" % len(hidden))
     if layout.folded:
         lines.append("each loop's Enter/Merge/Switch/Exit/NextIteration/LoopCond ops drawn as one box "
                      "(fold_loops=False draws them)")

@@ -58,9 +58,13 @@ def place_with_variables(view):
     return view
 
 
+def is_learning_phase(name):
+    return name == LEARNING_PHASE or name.startswith(LEARNING_PHASE + "/")
+
+
 def unused_learning_phase(view):
     """Names of Keras's learning-phase ops when no op outside them reads the placeholder, else ()."""
-    ops = [n for n in view.nodes if n.name == LEARNING_PHASE or n.name.startswith(LEARNING_PHASE + "/")]
+    ops = [n for n in view.nodes if is_learning_phase(n.name)]
     if not any(n.name == LEARNING_PHASE for n in ops):
         return ()
     names = {n.name for n in ops}

@@ -109,6 +109,7 @@ def test_a_fitted_model_shows_its_layers_loss_metrics_and_training():
     assert not [i for i in node_ids(dot) if re.search(r"VarIsInitializedOp|ReadVariableOp|AssignVariableOp|"
                                                         r"keras_learning_phase|op:Placeholder", i)]
     assert "Keras's learning-phase placeholder left out: nothing in the graph reads it" in d["summary"]
+    assert not [line for line in d["summary"] if line.startswith("hidden:")]      # not counted twice
     assert d["fit"]["fits"] and d["fit"]["readable"]
     assert len(top) <= 12
 
