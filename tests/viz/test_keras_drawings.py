@@ -164,13 +164,16 @@ def test_reads_of_a_resource_variable_in_tf1_code_join_the_variable():
 
 
 def test_reference_variables_keep_their_drawing():
-    """VariableV2's scope (`w`, `w/read`, `w/Assign`) is unchanged: open, it is a cluster holding them."""
+    """VariableV2's scope (`w`, `w/read`, `w/Assign`) is unchanged: open by default, a cluster holding them;
+    closed on request, a folder box with its op count (the lessons' stored drawings show them so)."""
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [None, 2], name="x")
         w = tf.Variable(np.ones((2, 2), np.float32), name="w")
         tf.matmul(x, w, name="y")
-        r = viz.render(width=None, show_shapes=True)
-    assert "w" in clusters(r.dot) and "op:w/read" in node_ids(r.dot)
+        opened = viz.render(width=None).dot
+        closed = viz.render(width=None, collapse=["bookkeeping", "w"]).dot
+    assert "w" in clusters(opened) and "op:w/read" in node_ids(opened)
+    assert 'shape="folder"' in node_line(closed, "scope:w") and _boxes(closed)["scope:w"].startswith("w\\n")
 
 
 @needs_dot
