@@ -28,6 +28,20 @@ def test_after_clear_session_the_model_is_built_afresh_without_a_report(loaded):
     assert cell.stdout.split("]")[0] == "['dense', 'dense_1'"
 
 
+def test_a_recompiled_model_is_not_called_a_new_model(loaded):
+    """compile run again adds a second loss and metrics (loss_1, total_1) to the same model: the report says
+    that, and does not offer clear_session at the top of this cell (the model would be left in the old graph)."""
+    loaded.run(MODEL)
+    compile_cell = "model.compile(optimizer='adam', loss='mse', metrics=['mae'])"
+    assert loaded.reports(compile_cell) == []
+    [text] = loaded.reports(compile_cell)
+    assert text.startswith("graphlab: re-run or copied cell duplicated ops: a Keras compile")
+    assert "This is a Keras model compiled again" in text and "loss -> loss_1" in text and "total -> total_1" in text
+    assert "Fix: compile once, in the cell that builds the model" in text
+    assert "new layers" not in text
+    assert loaded.reports("model.fit(np.ones((8, 4)), np.ones((8, 3)), verbose=0)") == []
+
+
 def test_tf1_layers_renamed_on_a_rerun_keep_the_tf1_advice(loaded):
     """tf.layers.dense also names the second layer dense_1, but its variables are reference variables: the
     report keeps the default-graph advice and says nothing of Keras."""
@@ -40,16 +54,18 @@ def test_tf1_layers_renamed_on_a_rerun_keep_the_tf1_advice(loaded):
 
 
 def test_the_report_on_real_tf_keras_quotes_its_names():
-    """The extension on TensorFlow's own graph: tf-keras's names for the second model are the report's."""
+    """The extension on TensorFlow's own graph: tf-keras's names for the second model, and for a second compile,
+    are the report's."""
     out = tfref.run_tf_with_graphlab('''
         import json
         from IPython.core.interactiveshell import InteractiveShell
         from IPython.utils.capture import capture_output
         ip = InteractiveShell.instance()
         texts = []
+        COMPILE = "model.compile(optimizer='adam', loss='mse', metrics=['mae'])"
         for source in ["%%load_ext graphlab",
                        "import tensorflow.compat.v1 as tf\\ntf.disable_v2_behavior()",
-                       %r, %r, "names = [l.name for l in model.layers]"]:
+                       %r, %r, "names = [l.name for l in model.layers]", COMPILE, COMPILE]:
             with capture_output() as cap:
                 ip.run_cell(source, store_history=True)
             texts += [o.data["text/plain"] for o in cap.outputs
@@ -58,6 +74,7 @@ def test_the_report_on_real_tf_keras_quotes_its_names():
     ''' % (MODEL, MODEL))
     d = json.loads(out.strip().splitlines()[-1])
     assert d["names"] == ["dense_2", "dense_3"]
-    [text] = d["reports"]
-    assert "(dense -> dense_2, dense_1 -> dense_3)" in text
-    assert "tf.keras.backend.clear_session()" in text
+    rebuilt, recompiled = d["reports"]
+    assert "(dense -> dense_2, dense_1 -> dense_3)" in rebuilt
+    assert "tf.keras.backend.clear_session()" in rebuilt
+    assert "This is a Keras model compiled again" in recompiled and "loss -> loss_1" in recompiled
