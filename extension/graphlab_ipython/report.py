@@ -3,6 +3,7 @@ text/plain (terminals, nbval) and text/html (JupyterLab)."""
 import collections
 import html
 import os
+import re
 
 from graphlab.lint import checks
 
@@ -36,6 +37,34 @@ def _count_types(ops):
     return ", ".join("%d %s" % (n, t) for t, n in collections.Counter(op.type for op in ops).most_common())
 
 
+_NUMBERED = re.compile(r"^(.*?)(?:_(\d+))?(_input|_target)?$")
+
+
+def keras_renames(dups, new_ops):
+    """What a re-run of Keras code made, from the names Keras gave: ``("model", pairs)`` when it built a model
+    again (a renamed scope holds a layer's weight, ``dense_2/kernel``: Keras names each new layer after those
+    already in the graph and makes its weights resource variables), ``("compile", pairs)`` when it compiled one
+    again (new ``loss_1``/``metrics_N`` scopes and metric variables ``total_1``), else ``(None, [])``; pairs
+    are ``(old scope, new scope)``. Plain TF1 code re-run (reference variables) gives ``(None, [])``."""
+    handles = [op.name for op in new_ops if op.type == "VarHandleOp"]
+    if not handles:
+        return None, []
+    pairs = []
+    for d in dups:
+        new, old = d.op.name.partition("/")[0], d.original.name.partition("/")[0]
+        if new == old or new.endswith(("_input", "_target")):
+            continue
+        a, b = _NUMBERED.match(new), _NUMBERED.match(old)
+        if a.group(1) == b.group(1) and a.group(2) and (old, new) not in pairs:
+            pairs.append((old, new))
+    layers = [(old, new) for old, new in pairs if any(h.startswith(new + "/") for h in handles)]
+    if layers:
+        return "model", layers
+    if any(_NUMBERED.match(new).group(1) in ("loss", "metrics") for _, new in pairs):
+        return "compile", pairs
+    return None, []
+
+
 def duplicates_section(dups, new_ops, earlier, record, graph):
     first = earlier[0].label
     runs = ", ".join(r.label for r in earlier)
@@ -58,6 +87,23 @@ def duplicates_section(dups, new_ops, earlier, record, graph):
     if dup_bytes:
         lines.append("Duplicated constant data: %s." % checks.human_bytes(dup_bytes))
     lines.append("The default graph now has %d ops." % len(graph._ops))
+    kind, renames = keras_renames(dups, new_ops)
+    named = ", ".join("%s -> %s" % p for p in renames[:4])
+    if kind == "model":
+        lines.append("This is a Keras model built again: Keras named the new layers after the ones already in the "
+                     "graph (%s), and the earlier model's layers and variables stay in the graph and in Keras's "
+                     "session (tf.keras.backend.get_session())." % named)
+        fixes = ["call tf.keras.backend.clear_session() at the top of the cell: it starts a new default graph "
+                 "and session and restarts Keras's layer names (%s ...)" % ", ".join(p[0] for p in renames[:2]),
+                 "build the model once (run this cell only once, or move the building code into its own cell)"]
+        return Section("%s: a Keras model (first run %s)" % (title, first), lines, fixes)
+    if kind == "compile":
+        lines.append("This is a Keras model compiled again: each compile adds a new loss, new metrics and their "
+                     "variables (%s); the earlier ones stay in the graph, unused." % named)
+        fixes = ["compile once, in the cell that builds the model",
+                 "to start clean, put tf.keras.backend.clear_session() at the top of the cell that builds the "
+                 "model and run that cell, then compile"]
+        return Section("%s: a Keras compile (first run %s)" % (title, first), lines, fixes)
     fixes = ["build the graph once (run this cell only once, or move the building code into its own cell)",
              "put tf.reset_default_graph() at the top of the cell, or use %%graph_cell NAME to build it in a "
              "fresh graph",

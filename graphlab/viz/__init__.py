@@ -32,6 +32,9 @@ widget (``%graph --live``) a click on a closed box opens it and a click on an op
   ``depth``: how many scope levels (below ``scope``) stay open; deeper scopes become one box with an op count.
 - ``collapse``: scopes drawn as one box; "bookkeeping" (the default) stands for gradients, save, initializer and
   optimizer scopes; combine: ``["bookkeeping", "layer1"]``; ``None`` collapses nothing. ``expand`` keeps scopes open.
+- Variables: a resource variable's scope (``dense/kernel``: VarHandleOp, initializer, checks) holds every
+  ReadVariableOp of it wherever its name puts it, and starts closed as one cylinder ``kernel / variable [4,8]``
+  (``expand=["dense/kernel"]`` opens it); Keras's unread ``keras_learning_phase`` is left out (viz/variables.py).
 - ``group_series``: 5+ same-type ops named ``x, x_1, x_2 ...`` in one scope become ``x ×N``.
 - ``hide``: roles ("control", "constant", ...), op types, "init", scope names or glob patterns to leave out.
 - ``fetches``/``feeds``: the pruned view (the Session's own ``prune``); ``session``: its last run and plan cache

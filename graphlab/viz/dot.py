@@ -2,6 +2,7 @@
 shapes, control edges dashed, the pruned overlay as highlight / fade / cut marks, and a caption that says
 what was collapsed. Pure string building, no graphviz needed; output is deterministic for a given graph."""
 from graphlab.viz.roles import BIG_CONSTANT, QUEUE_TYPES, STYLES
+from graphlab.viz.variables import VARIABLE_TYPES, variable_of, variable_shape
 from graphlab.graphview.nodes import MIB
 
 FADED = {"fillcolor": "#f9fafb", "color": "#d1d5db", "fontcolor": "#9ca3af"}
@@ -61,6 +62,14 @@ def queue_runner_threads(node):
                if qr._queue_op is op)
 
 
+def _edge_label(tensor):
+    """A tensor's shape, or "handle" for a resource variable's handle (a scalar that stands for the variable:
+    its shape would read as the variable's)."""
+    if tensor.source is not None and tensor.dtype == "resource":
+        return "handle"
+    return tensor.shape
+
+
 def node_attrs(unit, overlay, show_shapes, marks=None):
     """Label and style of one box; the overlay fades it or marks it as run / fetched / fed; ``marks`` (the
     highlighted ops' names) draws the boxes holding them in amber and fades the others."""
@@ -81,6 +90,12 @@ def node_attrs(unit, overlay, show_shapes, marks=None):
         if runners:
             lines.append("QueueRunner: %d thread%s" % (runners, "s" if runners > 1 else ""))
             a.update({"penwidth": "2"})
+    elif unit.kind == "scope" and unit.op_type in VARIABLE_TYPES:
+        leaf = unit.name.rpartition("/")[2]
+        shape = variable_shape(unit, variable_of(unit))
+        lines = [leaf, "variable " + shape if shape else "variable"]
+        tooltip = "variable %s (%s) with its initializer, assignment and reads: %s, collapsed (%s)" % (
+            unit.name, unit.op_type, ops_text(n), unit.reason)
     elif unit.kind == "scope":
         leaf = unit.name.rpartition("/")[2]
         lines = [leaf, ops_text(n)]
@@ -213,10 +228,10 @@ def edge_attrs(src, dst, kind, items, overlay, show_shapes, marks=None):
             seen.setdefault(t.name, t)
         tensors = list(seen.values())
         if show_shapes:
-            shapes = sorted({t.shape for t in tensors if t.shape is not None})
+            shapes = sorted({_edge_label(t) for t in tensors if _edge_label(t) is not None})
             if len(tensors) == 1:
-                if tensors[0].shape is not None:
-                    a["label"] = tensors[0].shape
+                if _edge_label(tensors[0]) is not None:
+                    a["label"] = _edge_label(tensors[0])
             elif len(shapes) == 1:
                 a["label"] = "%d× %s" % (len(tensors), shapes[0])
             else:

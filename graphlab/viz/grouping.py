@@ -6,6 +6,7 @@ import fnmatch
 import re
 
 from graphlab.viz.roles import bookkeeping_kind, role_of, scope_role
+from graphlab.viz.variables import variable_of
 
 SERIES_MIN = 5                      # TensorBoard groups a series of 5 or more same-type, numbered ops
 SMALL_SCOPE = 4                     # scopes this small stay open when the box budget allows it
@@ -169,6 +170,9 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
     for chain in chains:
         if len(chain) > max_rel:
             max_rel = len(chain)
+    # a resource variable's own scope (its VarHandleOp, initializer, checks and every read) starts closed
+    # with the bookkeeping, drawn as the variable: Keras makes one per weight, each a dozen ops
+    resource_vars = frozenset(n.path for n in members if n.type == "VarHandleOp") if bookkeeping else frozenset()
     signature = _Signatures(members, chains)
     repeated_first = _repeated_scopes(chains, signature) if group_series else {}
     repeated = frozenset(repeated_first)
@@ -186,6 +190,8 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
                     key = (path, "requested")
                 elif bookkeeping and kind:
                     key = (path, "bookkeeping")
+                elif path in resource_vars:
+                    key = (path, "variable")
                 elif path in repeated:
                     key = (path, "repeated")
                 elif depth is not None and rel >= depth:
@@ -311,6 +317,11 @@ def group(view, scope=None, depth=None, collapse="bookkeeping", expand=(), group
         unit.members.append(n)
         layout.unit_of[n.name] = unit
 
+    for unit in units.values():     # a variable's own scope, closed, is drawn as the variable
+        if unit.kind == "scope" and unit.role == "compute":
+            var = variable_of(unit)
+            if var is not None:
+                unit.role, unit.op_type = "state", var.type
     if fold_loops:
         _fold_loop_control(layout, units, members)
     if max_nodes is not None and len(units) > max_nodes:

@@ -6,6 +6,7 @@ from graphlab.graphview import nodes as view_mod
 from graphlab.viz import devices as devices_mod, dot as dot_mod
 from graphlab.viz import fit as fit_mod
 from graphlab.viz import grouping, overlay as overlay_mod
+from graphlab.viz import variables as variables_mod
 from graphlab.viz.result import RenderResult
 
 MAX_LISTED = 8
@@ -42,6 +43,11 @@ def render(graph_or_graph_def=None, fetches=None, feeds=None, scope=None, depth=
     budget = fit_mod.budget_px(width)
     view = make_view(graph_or_graph_def, upto_op_count)
     grouping.place_in_frames(view)
+    variables_mod.place_with_variables(view)
+    if isinstance(hide, str):
+        hide = [hide]
+    unused_phase = variables_mod.unused_learning_phase(view) if not scope else ()
+    hide = tuple(hide or ()) + unused_phase
     marks = fit_mod.highlighted(view, highlight)
     overlay = overlay_mod.build(view, fetches, feeds, session, run_metadata)
     wrap = fit_mod.caption_chars(budget)
@@ -66,6 +72,8 @@ def render(graph_or_graph_def=None, fetches=None, feeds=None, scope=None, depth=
         layout.highlight = marks
         info = _info(view, layout, overlay, max_nodes)
         notes = list(notes)
+        if unused_phase:
+            notes.append("Keras's learning-phase placeholder left out: nothing in the graph reads it")
         if how["stack"]:
             notes.append("unconnected parts drawn one below the other to fit the width")
         if show_shapes and not how["shapes"]:
@@ -177,9 +185,14 @@ def _summary(info, layout, overlay, view, notes=()):
     if layout.focus:
         head += ", scope %s (%s)" % (layout.focus, _ops(layout.members))
     lines = ["%s drawn as %d box%s" % (head, info["boxes"], "" if info["boxes"] == 1 else "es")]
-    if info["collapsed"]:
+    scopes = [c for c in info["collapsed"] if c["reason"] != "variable"]
+    if scopes:
         lines.append("collapsed: " + _listed(["%s (%s, %s)" % (c["scope"], _ops(c["ops"]), REASONS.get(
-            c["reason"], c["reason"])) for c in info["collapsed"]]))
+            c["reason"], c["reason"])) for c in scopes]))
+    variables = [c["scope"] for c in info["collapsed"] if c["reason"] == "variable"]
+    if variables:
+        lines.append("variables drawn as one box each, with their initializers and reads: %s (expand=[%r] "
+                     "opens one)" % (_listed(variables), variables[0]))
     if info["series"]:
         lines.append("series: " + _listed([
             "%s ×%d" % ((s["container"] + "/" if s["container"] else "") + s["name"], s["count"]) +
@@ -193,8 +206,9 @@ def _summary(info, layout, overlay, view, notes=()):
     if info["ranges"]:
         lines.append("to stay under %d boxes, merged neighbouring scopes: %s" % (
             info["max_nodes"], _listed(["%s (%d scopes)" % (r["scopes"], r["count"]) for r in info["ranges"]])))
-    if info["hidden"]:
-        lines.append("hidden: %d ops" % len(info["hidden"]))
+    hidden = [n for n in info["hidden"] if not variables_mod.is_learning_phase(n)]   # said in a note of its own
+    if hidden:
+        lines.append("hidden: %d ops" % len(hidden))
     if layout.folded:
         lines.append("each loop's Enter/Merge/Switch/Exit/NextIteration/LoopCond ops drawn as one box "
                      "(fold_loops=False draws them)")

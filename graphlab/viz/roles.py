@@ -6,7 +6,7 @@ import re
 FEED_TYPES = frozenset(["Placeholder", "PlaceholderV2", "PlaceholderWithDefault"])
 STATE_TYPES = frozenset([
     "VariableV2", "Variable", "VarHandleOp", "TemporaryVariable", "Assign", "AssignAdd", "AssignSub",
-    "IsVariableInitialized", "ReadVariableOp", "AssignVariableOp", "ScatterUpdate", "ScatterAdd", "ScatterSub",
+    "IsVariableInitialized", "VarIsInitializedOp", "ReadVariableOp", "AssignVariableOp", "ScatterUpdate", "ScatterAdd", "ScatterSub",
     "ScatterMul", "ScatterDiv", "ScatterMin", "ScatterMax",
     "QueueCloseV2", "QueueSizeV2", "QueueIsClosedV2", "HashTableV2", "MutableHashTableV2", "CountUpTo"])
 # the input pipeline: queues (drawn with the runners that fill them), readers, datasets and iterators
