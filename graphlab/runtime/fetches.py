@@ -137,5 +137,5 @@ def _as_feed_array(value, np_type):
     value and then a cast (so a string fed to a float tensor raises numpy's "could not convert string to float:
     np.str_('text')", and a list of too-large ints wraps as TF's does), other types directly."""
     if np.issubdtype(np_type, np.number):
-        return np.asarray(value).astype(np_type)
+        return np.asarray(value).astype(np_type, copy=False)   # an array of the right type is TF's feed as is
     return np.asarray(value, dtype=np_type)
