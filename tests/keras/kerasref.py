@@ -69,7 +69,7 @@ def run_ours(src, raising=False):
     """One snippet run in graphlab: {"result": ..., "stdout": ...}. With ``raising``, an exception becomes
     the result {"error": [class, message]} as on TF's side; without, it propagates (with its traceback)."""
     import graphlab
-    import graphlab.keras  # noqa: F401  (tf.keras in the snippet)
+    import graphlab.keras  # (tf.keras in the snippet)
     scope = {"tf": graphlab}
     exec(HELPERS, scope)
     return scope["run_snippet"](src, catch=raising)
