@@ -1,6 +1,7 @@
 """``tf.keras.initializers`` in graph mode: TF1's initializer classes (the same ops under
 ``<variable>/Initializer/``, e.g. ``random_uniform/{shape,min,max,RandomUniform,sub,mul}`` for
 glorot_uniform) and the names Keras accepts for them."""
+from graphlab.keras.utils import generic_utils
 from graphlab.ops import init_ops
 from graphlab.ops.init_ops import (Constant, GlorotNormal, GlorotUniform, Initializer, Ones, Orthogonal,
                                    VarianceScaling, Zeros, he_normal, he_uniform, lecun_normal, lecun_uniform)
@@ -56,25 +57,15 @@ def serialize(initializer):
 
 
 def deserialize(config, custom_objects=None):
-    name, kwargs = (config, {}) if isinstance(config, str) else (config["class_name"], config.get("config", {}))
-    if custom_objects and name in custom_objects:
-        return custom_objects[name](**kwargs)
-    if name not in _BY_NAME:
-        raise ValueError("Unknown initializer: '%s'. Please ensure you are using a "
-                         "`keras.utils.custom_object_scope` and that this object is included in the scope. See "
-                         "https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object "
-                         "for details." % name)
-    return _BY_NAME[name](**kwargs)
+    return generic_utils.deserialize_from_table(
+        config, _BY_NAME, custom_objects,
+        "Unknown initializer: '%s'. Please ensure you are using a `keras.utils.custom_object_scope` and that this "
+        "object is included in the scope. See "
+        "https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object for details.")
 
 
 def get(identifier):
     """None stays None; a name or config makes the initializer; an instance or function is used as it is."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, (str, dict)):
-        return deserialize(identifier)
     if isinstance(identifier, type) and issubclass(identifier, init_ops.Initializer):
         return identifier()
-    if callable(identifier):
-        return identifier
-    raise ValueError("Could not interpret initializer identifier: %s" % (identifier,))
+    return generic_utils.get_from_identifier(identifier, deserialize, "initializer")

@@ -10,6 +10,7 @@ from graphlab.framework import dtypes
 from graphlab.framework.registry import constant, convert_to_tensor
 from graphlab.framework.graph import name_scope
 from graphlab.keras.engine.training_utils import smart_cond
+from graphlab.keras.utils import generic_utils
 from graphlab.ops import array_ops, math_ops, nn_impl, nn_ops
 
 EPSILON = 1e-7  # tf.keras.backend.epsilon()
@@ -435,10 +436,4 @@ def deserialize(name, custom_objects=None):
 
 def get(identifier):
     """``tf.keras.losses.get``: None, a name, a config dict or a callable, as a loss."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, (str, dict)):
-        return deserialize(identifier)
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret loss function identifier: {identifier}")
+    return generic_utils.get_from_identifier(identifier, deserialize, "loss function")

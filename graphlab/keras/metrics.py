@@ -14,6 +14,7 @@ from graphlab.framework.registry import convert_to_tensor
 from graphlab.keras.backend import session as _ksession
 from graphlab.keras.backend import variables as kvariables
 from graphlab.keras.losses import squeeze_or_expand_dimensions
+from graphlab.keras.utils import generic_utils
 from graphlab.ops import array_ops, control_flow_ops, init_ops, math_ops, nn_ops
 from graphlab.ops import variables as variables_mod
 from graphlab.ops.weights_broadcast_ops import broadcast_weights
@@ -46,7 +47,7 @@ class Metric:
                 setattr(cls, name, wrap(fn))
 
     def __init__(self, name=None, dtype=None, **kwargs):
-        self.name = name if name is not None else _snake(type(self).__name__)
+        self.name = name if name is not None else generic_utils.to_snake_case(type(self).__name__)
         self._dtype = dtypes.as_dtype(dtype).name if dtype is not None else _floatx()
         self._metric_variables = []
         self.stateful = True
@@ -105,15 +106,6 @@ class Metric:
     @classmethod
     def from_config(cls, config):
         return cls(**config)
-
-
-def _snake(name):
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i and (not name[i - 1].isupper() or (i + 1 < len(name) and name[i + 1].islower())):
-            out.append("_")
-        out.append(ch.lower())
-    return "".join(out)
 
 
 def _wrap_update(fn):

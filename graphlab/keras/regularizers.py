@@ -2,6 +2,7 @@
 model's losses are collected. ``l2(0.01)`` is ``0.02 * nn.l2_loss(w)`` (TF's l2_loss halves the sum of
 squares), so it equals contrib's ``l2_regularizer(0.01)`` sum of squares times 0.01 as tf_upgrade_v2 intends."""
 from graphlab.keras import backend as K
+from graphlab.keras.utils import generic_utils
 from graphlab.ops import math_ops, nn_ops
 
 
@@ -77,19 +78,8 @@ def serialize(regularizer):
 
 
 def deserialize(config, custom_objects=None):
-    name, kwargs = (config, {}) if isinstance(config, str) else (config["class_name"], config.get("config", {}))
-    if custom_objects and name in custom_objects:
-        return custom_objects[name](**kwargs)
-    if name not in _BY_NAME:
-        raise ValueError("Unknown regularizer: '%s'." % name)
-    return _BY_NAME[name](**kwargs)
+    return generic_utils.deserialize_from_table(config, _BY_NAME, custom_objects, "Unknown regularizer: '%s'.")
 
 
 def get(identifier):
-    if identifier is None:
-        return None
-    if isinstance(identifier, (str, dict)):
-        return deserialize(identifier)
-    if callable(identifier):
-        return identifier
-    raise ValueError("Could not interpret regularizer identifier: %s" % (identifier,))
+    return generic_utils.get_from_identifier(identifier, deserialize, "regularizer")

@@ -19,11 +19,10 @@ import threading
 
 import numpy as np
 
-from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError, OutOfRangeError
+from graphlab.formats.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from graphlab.framework import dtypes, graph as graph_mod, tensor_shape
-from graphlab.framework.graph import GraphKeys
 from graphlab.framework.registry import NOT_DIFFERENTIABLE, build_op, convert_to_tensor, register_op
-from graphlab.ops import array_ops, indexed_ops, scatter_ops, variables
+from graphlab.ops import array_ops, indexed_ops, scatter_ops, state_ops, variables
 
 DEFAULT_CONTAINER = "localhost"
 _CONTAINERS = "__resource_containers__"      # key in the session's state: containers that hold a resource
@@ -107,14 +106,7 @@ def updating(kernel):
     updates never wait on each other), as TF's resource kernels hold the variable's mutex: a read in another
     thread sees the update whole, and two updates of one variable do not interleave."""
     def locked(ctx, *args):
-        refs = sorted({id(a): a for a in args if type(a) is ResourceVar}.values(), key=id)
-        for ref in refs:
-            ref.lock.acquire()
-        try:
-            return kernel(ctx, *args)
-        finally:
-            for ref in reversed(refs):
-                ref.lock.release()
+        return state_ops.run_holding_locks(ResourceVar, kernel, ctx, args)
     locked.__wrapped__ = kernel
     return locked
 
@@ -397,21 +389,11 @@ def resource_scatter(kind, resource, indices, updates, name=None):
 
 
 # ---------------------------------------------------------------------------------- ResourceCountUpTo
-def _count_up_to_kernel(ctx, var):
-    current = var.read(ctx)
-    limit = ctx.attrs["limit"]
-    if current >= limit:
-        raise OutOfRangeError(None, ctx.op, "Reached limit of %d" % limit)
-    before = np.array(current)
-    var.write(np.asarray(current + 1, dtype=current.dtype))
-    return before
-
-
 register_op(
     "ResourceCountUpTo",
     inputs=["resource: resource"],
     outputs=lambda op: [(op._attrs["T"], tensor_shape.SCALAR)],
-    kernel=updating(_count_up_to_kernel),
+    kernel=updating(state_ops.count_up),
     grad=NOT_DIFFERENTIABLE,
     stateful=True,
     doc="Increments a scalar resource variable until it reaches `limit` (OutOfRangeError); outputs the value "
@@ -441,22 +423,12 @@ class ResourceVariable(variables.Variable):
             raise ValueError("The `initial_value` arg (%s) must be specified as a `Tensor` or be a callable."
                              % initial_value)
         graph = graph_mod.get_default_graph()
-        init_from_fn = callable(initial_value)
-        if collections is None:
-            collections = [GraphKeys.GLOBAL_VARIABLES]
-        collections = list(collections)
-        if trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
-            collections.append(GraphKeys.TRAINABLE_VARIABLES)
-        self._trainable = trainable
-        self._constraint = constraint
+        collections = self._set_arguments(collections, trainable, constraint)
         self._validate_shape = validate_shape
         with graph.control_dependencies(None), graph.name_scope(name or "Variable") as scope:
             handle_name = scope[:-1]
             with graph._attr_scope_block({"_class": ["loc:@" + handle_name]}):
-                with graph.name_scope("Initializer"), graph.device(None):
-                    if init_from_fn:
-                        initial_value = initial_value()
-                    initial_value = convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
+                initial_value = variables._initial_value_tensor(graph, initial_value, dtype, under_initializer=True)
                 if shape is not None:
                     shape = tensor_shape.as_shape(shape)
                     if not initial_value.shape.is_compatible_with(shape):
@@ -485,25 +457,13 @@ class ResourceVariable(variables.Variable):
         self._save_slice_info = None
 
     def _init_from_proto(self, variable_def, import_scope):
-        graph = graph_mod.get_default_graph()
-
-        def scoped(name):
-            return graph_mod.prepend_name_scope(name, import_scope)
-        self._handle = graph.as_graph_element(scoped(variable_def.variable_name))
+        element = self._restore_common(variable_def, import_scope)
+        self._handle = element(variable_def.variable_name)
         self._dtype = self._handle.op._attrs["dtype"]
         self._shape = self._handle.op._attrs["shape"]
-        self._initializer_op = graph.as_graph_element(scoped(variable_def.initializer_name))
-        self._initial_value = (graph.as_graph_element(scoped(variable_def.initial_value_name))
-                               if variable_def.initial_value_name else None)
         self._is_initialized_op = None
-        if variable_def.snapshot_name:
-            self._graph_element = graph.as_graph_element(scoped(variable_def.snapshot_name))
-        else:
-            self._graph_element = None
-        self._trainable = variable_def.trainable if variable_def.HasField("trainable") else True
-        self._constraint = None
+        self._graph_element = element(variable_def.snapshot_name) if variable_def.snapshot_name else None
         self._validate_shape = True
-        self._save_slice_info = None
 
     # --- identity -----------------------------------------------------------------------------------
     @property
@@ -672,22 +632,6 @@ class ResourceVariable(variables.Variable):
     def from_proto(variable_def, import_scope=None):
         return ResourceVariable(variable_def=variable_def, import_scope=import_scope)
 
-    def __repr__(self):
-        return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
-
-
-def _delegate(name):
-    def method(self, *args):
-        return getattr(self.value(), name)(*args)
-    method.__name__ = name
-    return method
-
-
-for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
-              "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
-              "__matmul__", "__rmatmul__", "__neg__", "__abs__", "__invert__", "__and__", "__rand__", "__or__",
-              "__ror__", "__xor__", "__rxor__", "__lt__", "__le__", "__gt__", "__ge__", "__getitem__"):
-    setattr(ResourceVariable, _name, _delegate(_name))
 
 
 def _scatter_method(kind):

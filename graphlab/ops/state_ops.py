@@ -216,15 +216,21 @@ def is_variable_initialized(variable, name=None):
 
 
 # ------------------------------------------------------------------------------------------ CountUpTo
+def count_up(ctx, var):
+    """CountUpTo's step on a variable (reference or resource, the caller holds what makes it atomic): the
+    value before adding one; OutOfRangeError once it has reached the op's ``limit``."""
+    value = var.read(ctx)
+    limit = ctx.attrs["limit"]
+    if value >= limit:
+        raise OutOfRangeError(None, ctx.op, "Reached limit of %d" % limit)
+    before = np.array(value)
+    var.write(np.asarray(value + 1, dtype=value.dtype))
+    return before
+
+
 def _count_up_to_kernel(ctx, ref):
     with ctx.session._lock:          # runner threads count the same epochs variable
-        value = ref.read(ctx)
-        limit = ctx.attrs["limit"]
-        if value >= limit:
-            raise OutOfRangeError(None, ctx.op, "Reached limit of %d" % limit)
-        before = np.array(value)
-        ref.write(np.asarray(value + 1, dtype=value.dtype))
-        return before
+        return count_up(ctx, ref)
 
 
 register_op(
@@ -243,21 +249,26 @@ def count_up_to(ref, limit, name=None):
 
 
 # ------------------------------------------------------------------------------------ use_locking
-def _locking(kernel):
-    """The kernel, holding the locks of all its variables (var and slots) for the whole update when the op's
-    use_locking is true, taken in one global order (by id) so two updates never wait on each other: TF's
+def run_holding_locks(kind, kernel, ctx, args):
+    """``kernel(ctx, *args)`` holding the locks of its variable arguments of type ``kind`` (var and slots)
+    for the whole update, taken in one global order (by id) so two updates never wait on each other: TF's
     MaybeLockVariableInputMutexesInOrder. Any interleaving of runs then sees each update whole."""
+    refs = sorted({id(a): a for a in args if type(a) is kind}.values(), key=id)
+    for ref in refs:
+        ref.lock.acquire()
+    try:
+        return kernel(ctx, *args)
+    finally:
+        for ref in reversed(refs):
+            ref.lock.release()
+
+
+def _locking(kernel):
+    """The kernel, holding its variables' locks (run_holding_locks) when the op's use_locking is true."""
     def locked(ctx, *args):
         if not ctx.attrs.get("use_locking"):
             return kernel(ctx, *args)
-        refs = sorted({id(a): a for a in args if type(a) is VariableRef}.values(), key=id)
-        for ref in refs:
-            ref.lock.acquire()
-        try:
-            return kernel(ctx, *args)
-        finally:
-            for ref in reversed(refs):
-                ref.lock.release()
+        return run_holding_locks(VariableRef, kernel, ctx, args)
     locked.__wrapped__ = kernel
     return locked
 

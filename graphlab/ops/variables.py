@@ -39,20 +39,11 @@ class Variable:
             raise ValueError("initial_value must be specified.")
         graph = graph_mod.get_default_graph()
         init_from_fn = callable(initial_value)
-        if collections is None:
-            collections = [GraphKeys.GLOBAL_VARIABLES]
-        collections = list(collections)
-        if trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
-            collections.append(GraphKeys.TRAINABLE_VARIABLES)
-        self._trainable = trainable
-        self._constraint = constraint
+        collections = self._set_arguments(collections, trainable, constraint)
         with graph.control_dependencies(None), graph.name_scope(name or "Variable") as scope, \
                 graph._attr_scope_block({"_class": ["loc:@" + scope[:-1]]} if init_from_fn else {}):
-            if init_from_fn:      # as TF's RefVariable: every op made here is colocated with the variable
-                with graph.name_scope("Initializer"), graph.device(None):
-                    initial_value = convert_to_tensor(initial_value(), name="initial_value", dtype=dtype)
-            else:
-                initial_value = convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
+            # as TF's RefVariable: every op made here is colocated with the variable when it comes from a callable
+            initial_value = _initial_value_tensor(graph, initial_value, dtype, under_initializer=init_from_fn)
             if shape is not None:
                 var_shape = tensor_shape.as_shape(shape)
             elif validate_shape:
@@ -70,20 +61,35 @@ class Variable:
         graph.add_to_collections(collections, self)
         self._save_slice_info = None
 
-    def _init_from_graph(self, variable_def, import_scope):
-        """Rebuild a Variable object around ops that already exist (e.g. after import_meta_graph)."""
+    def _set_arguments(self, collections, trainable, constraint):
+        """Keep ``trainable`` and ``constraint``; the collections a new variable joins: GLOBAL_VARIABLES
+        unless given, and TRAINABLE_VARIABLES too when trainable (both kinds of variable, as TF)."""
+        self._trainable = trainable
+        self._constraint = constraint
+        collections = list([GraphKeys.GLOBAL_VARIABLES] if collections is None else collections)
+        if trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections.append(GraphKeys.TRAINABLE_VARIABLES)
+        return collections
+
+    def _restore_common(self, variable_def, import_scope):
+        """What both kinds of variable take from a VariableDef over existing ops (initializer, initial value,
+        trainable); returns the graph element a name of ``variable_def`` stands for under ``import_scope``."""
         graph = graph_mod.get_default_graph()
 
-        def scoped(name):
-            return graph_mod.prepend_name_scope(name, import_scope)
-        self._variable = graph.as_graph_element(scoped(variable_def.variable_name))
-        self._initializer_op = graph.as_graph_element(scoped(variable_def.initializer_name))
-        self._snapshot = graph.as_graph_element(scoped(variable_def.snapshot_name))
-        self._initial_value = (graph.as_graph_element(scoped(variable_def.initial_value_name))
-                               if variable_def.initial_value_name else None)
+        def element(name):
+            return graph.as_graph_element(graph_mod.prepend_name_scope(name, import_scope))
+        self._initializer_op = element(variable_def.initializer_name)
+        self._initial_value = element(variable_def.initial_value_name) if variable_def.initial_value_name else None
         self._trainable = variable_def.trainable if variable_def.HasField("trainable") else True
         self._constraint = None
         self._save_slice_info = None
+        return element
+
+    def _init_from_graph(self, variable_def, import_scope):
+        """Rebuild a Variable object around ops that already exist (e.g. after import_meta_graph)."""
+        element = self._restore_common(variable_def, import_scope)
+        self._variable = element(variable_def.variable_name)
+        self._snapshot = element(variable_def.snapshot_name)
 
     # --- identity -----------------------------------------------------------------------------------
     @property
@@ -181,7 +187,7 @@ class Variable:
     def from_proto(variable_def, import_scope=None):
         return Variable(variable_def=variable_def, import_scope=import_scope)
 
-    def __repr__(self):
+    def __repr__(self):    # (a resource variable's too)
         return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
 
     __hash__ = object.__hash__
@@ -214,9 +220,20 @@ def _wants_resource(args, kwargs):
     return bool(use_resource)
 
 
+def _initial_value_tensor(graph, initial_value, dtype, under_initializer):
+    """The initial value as a tensor named ``initial_value``. A callable's value is always built under
+    ``Initializer`` with no device; a given value too when ``under_initializer`` (a resource variable)."""
+    if not (under_initializer or callable(initial_value)):
+        return convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
+    with graph.name_scope("Initializer"), graph.device(None):
+        if callable(initial_value):
+            initial_value = initial_value()
+        return convert_to_tensor(initial_value, name="initial_value", dtype=dtype)
+
+
 def _delegate(name):
-    def method(self, *args):
-        return getattr(self._snapshot, name)(*args)
+    def method(self, *args):       # value(): the ``read`` snapshot, or a new read of a resource variable
+        return getattr(self.value(), name)(*args)
     method.__name__ = name
     return method
 

@@ -34,7 +34,7 @@ m.set_weights([np.arange(12, dtype=np.float32).reshape(4, 3) / 10 - 0.5, np.arra
                np.arange(6, dtype=np.float32).reshape(3, 2) / 7 - 0.3, np.array([0.05, -0.05], np.float32)])
 x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4)
 out = K.get_session().run(m.output, {m.input: x})
-result = {"values": tolist(out), "weights": tolist(m.get_weights()[1]),
+result = {"values": floats(out), "weights": floats(m.get_weights()[1]),
           "layer_weights": [w.shape for w in m.layers[0].get_weights()]}
 result["layer_weights"] = [list(s) for s in result["layer_weights"]]
 """,
@@ -46,7 +46,7 @@ f = K.function([inp, K.learning_phase()], [out])
 x = np.ones((2, 6), np.float32)
 test_out = f([x, False])[0]
 train_out = f([x, True])[0]
-result = {"values": [tolist(test_out)], "train_values_in": sorted(set(np.round(train_out, 5).ravel().tolist())),
+result = {"values": [floats(test_out)], "train_values_in": sorted(set(np.round(train_out, 5).ravel().tolist())),
           "phase_name": K.learning_phase().name}
 """,
     "function_runs_updates_after_outputs": """
@@ -55,7 +55,7 @@ x = K.placeholder(shape=(2,))
 f = K.function([x], [v * x], updates=[(v, v + x)])
 first = f([np.array([1.0, 1.0], np.float32)])[0]
 second = f([np.array([1.0, 1.0], np.float32)])[0]
-result = {"values": [tolist(first), tolist(second), tolist(K.get_value(v))], "name": v.name,
+result = {"values": [floats(first), floats(second), floats(K.get_value(v))], "name": v.name,
           "ops": [o[:2] for o in ops()]}
 """,
     "more_helpers": """
@@ -67,7 +67,7 @@ vals = [K.repeat_elements(a, 2, axis=1), K.temporal_padding(a, (1, 2)), K.cumsum
         K.gradients(K.sum(K.square(a)), [a])[0]]
 graph_ops = [o[:2] for o in ops()]
 unknown = K.repeat_elements(p, 3, axis=0)   # (TF makes its multiples twice from a float array: not compared)
-result = {"values": [tolist(v) for v in K.get_session().run(vals)], "ops": graph_ops,
+result = {"values": [floats(v) for v in K.get_session().run(vals)], "ops": graph_ops,
           "unknown": unknown.shape.as_list()}
 """,
     "variables_and_values": """
@@ -77,7 +77,7 @@ K.batch_set_value([(v, np.eye(2))])
 z = K.zeros((2, 3))
 p = K.placeholder(ndim=3)
 c = K.constant([1, 2], dtype='int32')
-result = {"values": [tolist(K.get_value(v)), tolist(K.batch_get_value([z])[0]), tolist(K.eval(c))],
+result = {"values": [floats(K.get_value(v)), floats(K.batch_get_value([z])[0]), floats(K.eval(c))],
           "shapes": [K.int_shape(v), K.int_shape(p), K.int_shape(c)], "dtypes": [K.dtype(v), K.dtype(p), K.dtype(c)],
           "config": [K.floatx(), K.epsilon(), K.image_data_format(), K.backend()],
           "names": [v.name, z.name, p.name, c.name]}
@@ -94,7 +94,7 @@ vals = [K.sum(a, axis=1), K.mean(a), K.square(a), K.sqrt(a - 0.25), K.exp(a), K.
         K.categorical_crossentropy(t, K.softmax(a)), K.sparse_categorical_crossentropy(K.constant([1, 0]), a),
         K.pow(a, 2), K.sigmoid(a), K.tanh(a), K.stack([a, t]), K.expand_dims(a, 0), K.repeat(a, 2),
         K.switch(K.constant(True), a, t), K.in_train_phase(a, t, training=0), K.l2_normalize(a, axis=1)]
-result = {"values": [tolist(v) for v in K.get_session().run(vals)], "ops": [o[:2] for o in ops()]}
+result = {"values": [floats(v) for v in K.get_session().run(vals)], "ops": [o[:2] for o in ops()]}
 """,
     "clear_session_resets_names": """
 a = [L.Dense(1).name for _ in range(3)]
@@ -147,16 +147,15 @@ def tf_results():
 
 @pytest.mark.parametrize("key", sorted(SNIPPETS))
 def test_backend_as_tf(key, tf_results):
-    ours = kerasref.in_graphlab({key: SNIPPETS[key]})[key]
+    ours = kerasref.run_ours(SNIPPETS[key])
     theirs = tf_results[key]
-    assert "error" not in theirs, theirs
-    assert "error" not in ours, ours
-    kerasref.assert_same(ours["result"], theirs["result"])
+    assert kerasref.error(theirs) is None, theirs
+    kerasref.assert_same(ours["result"], theirs["result"], rtol=2e-5)
 
 
 @pytest.mark.parametrize("key", sorted(ERRORS))
 def test_error_as_tf(key, tf_results):
-    ours = kerasref.in_graphlab({key: ERRORS[key]})[key]
+    ours = kerasref.run_ours(ERRORS[key], raising=True)
     theirs = tf_results["error_" + key]
-    assert "error" in theirs, theirs
-    assert ours.get("error") == theirs["error"]
+    assert kerasref.error(theirs), theirs
+    assert kerasref.error(ours) == kerasref.error(theirs)

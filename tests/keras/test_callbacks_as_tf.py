@@ -3,7 +3,7 @@ file names, TensorBoard's event tags and steps and the graph it stores), what ea
 and TerminateOnNaN stop, the learning rates the schedulers set, and the hooks a callback sees in order."""
 import pytest
 
-from tests.keras import kerassnippets
+from tests.keras import kerasref
 from tests.keras.test_fit_as_tf import sanitize
 
 SETUP = """
@@ -101,13 +101,13 @@ result = {"calls": calls, "params": h.params}
 
 @pytest.fixture(scope="module")
 def theirs():
-    return kerassnippets.reference(SNIPPETS)
+    return kerasref.reference(SNIPPETS)
 
 
 @pytest.mark.parametrize("key", sorted(SNIPPETS))
 def test_callbacks_as_tf(key, theirs):
-    ours = kerassnippets.run_ours(SNIPPETS[key])
-    kerassnippets.assert_close(ours["result"], theirs[key]["result"], rtol=2e-5, atol=1e-6)
+    ours = kerasref.run_ours(SNIPPETS[key])
+    kerasref.assert_same(ours["result"], theirs[key]["result"], rtol=2e-5, atol=1e-6)
     assert sanitize(ours["stdout"]).replace(_tmp(ours), "TMP") == \
         sanitize(theirs[key]["stdout"]).replace(_tmp(theirs[key]), "TMP")
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.keras import kerassnippets
+from tests.keras import kerasref
 
 MODEL = """
 tf.set_random_seed(1)
@@ -206,7 +206,7 @@ def without_assert_broadcastable(result):
     .../broadcast_weights/assert_broadcastable/ are left out of the comparison."""
     if isinstance(result, dict):
         return {k: without_assert_broadcastable(v) for k, v in result.items()}
-    if isinstance(result, list) and result and isinstance(result[0], list) and len(result[0]) == 3 and \
+    if isinstance(result, list) and result and isinstance(result[0], list) and len(result[0]) == 4 and \
             isinstance(result[0][0], str):
         return [o for o in result if "/assert_broadcastable/" not in o[0]]
     return result
@@ -217,13 +217,13 @@ def normalize(result):
     is the set's, which changes from process to process. Compare those inputs as a sorted list."""
     if isinstance(result, dict):
         return {k: normalize(v) for k, v in result.items()}
-    if isinstance(result, list) and result and all(isinstance(o, list) and len(o) == 3 and isinstance(o[0], str)
+    if isinstance(result, list) and result and all(isinstance(o, list) and len(o) == 4 and isinstance(o[0], str)
                                                    for o in result):
         checks = sorted(o[2][0] for o in result if o[1] == "VarIsInitializedOp" and not o[0].endswith(
             "/IsInitialized/VarIsInitializedOp"))
         kept = [o for o in result if not (o[1] == "VarIsInitializedOp" and not o[0].endswith(
             "/IsInitialized/VarIsInitializedOp"))]
-        return kept + [["VarIsInitializedOp*", "VarIsInitializedOp", checks]] if checks else kept
+        return kept + [["VarIsInitializedOp*", "VarIsInitializedOp", checks, []]] if checks else kept
     if isinstance(result, list):
         return [normalize(v) for v in result]
     return result
@@ -231,14 +231,14 @@ def normalize(result):
 
 @pytest.fixture(scope="module")
 def theirs():
-    return kerassnippets.reference(SNIPPETS)
+    return kerasref.reference(SNIPPETS)
 
 
 @pytest.mark.parametrize("key", sorted(SNIPPETS))
 def test_fit_as_tf(key, theirs):
-    ours = kerassnippets.run_ours(SNIPPETS[key], raising="errors" in key)
+    ours = kerasref.run_ours(SNIPPETS[key], raising="errors" in key)
     if "sample_weight" in key:
         ours["result"], theirs[key]["result"] = (without_assert_broadcastable(ours["result"]),
                                                  without_assert_broadcastable(theirs[key]["result"]))
-    kerassnippets.assert_close(normalize(ours["result"]), normalize(theirs[key]["result"]), rtol=2e-5, atol=1e-6)
+    kerasref.assert_same(normalize(ours["result"]), normalize(theirs[key]["result"]), rtol=2e-5, atol=1e-6)
     assert sanitize(ours["stdout"]) == sanitize(theirs[key]["stdout"])

@@ -2,7 +2,7 @@
 updates (with and without sample weights), reset, the metric functions, and the ops a metric builds."""
 import pytest
 
-from tests.keras import kerassnippets
+from tests.keras import kerasref
 
 DATA = """
 y_true = np.array([[0., 1., 0.], [1., 0., 0.], [0., 0., 1.], [0., 1., 0.]], np.float32)
@@ -78,10 +78,10 @@ except ValueError as e:
 
 @pytest.fixture(scope="module")
 def theirs():
-    return kerassnippets.reference(SNIPPETS)
+    return kerasref.reference(SNIPPETS)
 
 
 @pytest.mark.parametrize("key", sorted(SNIPPETS))
 def test_metrics_as_tf(key, theirs):
-    ours = kerassnippets.run_ours(SNIPPETS[key])
-    kerassnippets.assert_close(ours["result"], theirs[key]["result"])
+    ours = kerasref.run_ours(SNIPPETS[key])
+    kerasref.assert_same(ours["result"], theirs[key]["result"])

@@ -3,7 +3,7 @@
 variables' values over three steps, for each optimizer and option; tf.train optimizers through get()."""
 import pytest
 
-from tests.keras import kerassnippets
+from tests.keras import kerasref
 
 STEPS = """
 w = tf.Variable(np.array([[1., -2.], [0.5, 3.]], np.float32), use_resource=True, name="w")
@@ -95,10 +95,10 @@ result = [type(opt).__name__, opt.iterations.name, floats(sess.run(w)), int(sess
 
 @pytest.fixture(scope="module")
 def theirs():
-    return kerassnippets.reference(SNIPPETS)
+    return kerasref.reference(SNIPPETS)
 
 
 @pytest.mark.parametrize("key", sorted(SNIPPETS))
 def test_optimizers_as_tf(key, theirs):
-    ours = kerassnippets.run_ours(SNIPPETS[key], raising="error" in key)
-    kerassnippets.assert_close(ours["result"], theirs[key]["result"], rtol=1e-6)
+    ours = kerasref.run_ours(SNIPPETS[key], raising="error" in key)
+    kerasref.assert_same(ours["result"], theirs[key]["result"], rtol=1e-6)

@@ -9,7 +9,7 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from tests.keras import kerassnippets
+from tests.keras import kerasref
 
 SNIPPETS = {
     "verbose=1": """
@@ -49,12 +49,12 @@ def mask(text):
 
 @pytest.fixture(scope="module")
 def theirs():
-    return kerassnippets.reference(SNIPPETS)
+    return kerasref.reference(SNIPPETS)
 
 
 @pytest.mark.parametrize("key", sorted(SNIPPETS))
 def test_progbar_prints_as_tf(key, theirs):
-    ours = kerassnippets.run_ours(SNIPPETS[key])
+    ours = kerasref.run_ours(SNIPPETS[key])
     assert mask(ours["stdout"]) == mask(theirs[key]["stdout"])
 
 

@@ -4,7 +4,7 @@ run here and in live tf-keras: what they print (timings masked), the History, th
 predictions. Dropout's masks come from the graph seed, so the seeded runs agree."""
 import pytest
 
-from tests.keras import kerassnippets
+from tests.keras import kerasref
 from tests.keras.test_fit_as_tf import sanitize
 
 SNIPPETS = {}
@@ -66,11 +66,11 @@ SNIPPETS["text classification, Keras's adam"] = SNIPPETS["text classification"].
 
 @pytest.fixture(scope="module")
 def theirs():
-    return kerassnippets.reference(SNIPPETS)
+    return kerasref.reference(SNIPPETS)
 
 
 @pytest.mark.parametrize("key", sorted(SNIPPETS))
 def test_tutorial_as_tf(key, theirs):
-    ours = kerassnippets.run_ours(SNIPPETS[key])
-    kerassnippets.assert_close(ours["result"], theirs[key]["result"], rtol=1e-4, atol=1e-5)
+    ours = kerasref.run_ours(SNIPPETS[key])
+    kerasref.assert_same(ours["result"], theirs[key]["result"], rtol=1e-4, atol=1e-5)
     assert sanitize(ours["stdout"]) == sanitize(theirs[key]["stdout"])

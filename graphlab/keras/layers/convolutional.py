@@ -4,7 +4,7 @@ from graphlab.framework import tensor_shape
 from graphlab.keras import activations, backend, constraints, initializers, regularizers
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.keras.engine.input_spec import InputSpec
-from graphlab.keras.layers.core import _serialize
+from graphlab.keras.layers.core import _serialize, kernel_and_bias_config
 from graphlab.keras.utils.generic_utils import dimension_value, normalize_tuple
 from graphlab.ops import array_ops, convolution as convolution_ops, nn_ops
 
@@ -74,15 +74,19 @@ class Conv(Layer):
         self.kernel = self.add_weight(name="kernel", shape=kernel_shape, initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
                                       trainable=True, dtype=self.dtype)
+        self._add_bias()
+        axis = self._channel_axis() % input_shape.ndims
+        self.input_spec = InputSpec(min_ndim=self.rank + 2, axes={axis: channels})
+        self.built = True
+
+    def _add_bias(self):
+        """The ``bias`` weight [filters] when use_bias (the convolution and its transpose), else None."""
         if self.use_bias:
             self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
                                         regularizer=self.bias_regularizer, constraint=self.bias_constraint,
                                         trainable=True, dtype=self.dtype)
         else:
             self.bias = None
-        axis = self._channel_axis() % input_shape.ndims
-        self.input_spec = InputSpec(min_ndim=self.rank + 2, axes={axis: channels})
-        self.built = True
 
     def call(self, inputs):
         input_shape = inputs.shape
@@ -121,14 +125,8 @@ class Conv(Layer):
             "filters": self.filters, "kernel_size": self.kernel_size, "strides": self.strides,
             "padding": self.padding, "data_format": self.data_format, "dilation_rate": self.dilation_rate,
             "groups": self.groups, "activation": _serialize(self.activation, activations),
-            "use_bias": self.use_bias,
-            "kernel_initializer": _serialize(self.kernel_initializer, initializers),
-            "bias_initializer": _serialize(self.bias_initializer, initializers),
-            "kernel_regularizer": _serialize(self.kernel_regularizer, regularizers),
-            "bias_regularizer": _serialize(self.bias_regularizer, regularizers),
-            "activity_regularizer": _serialize(self.activity_regularizer, regularizers),
-            "kernel_constraint": _serialize(self.kernel_constraint, constraints),
-            "bias_constraint": _serialize(self.bias_constraint, constraints)})
+            "use_bias": self.use_bias})
+        config.update(kernel_and_bias_config(self))
         return config
 
 
@@ -197,12 +195,7 @@ class Conv2DTranspose(Conv2D):
         self.kernel = self.add_weight(name="kernel", shape=self.kernel_size + (self.filters, channels),
                                       initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint, trainable=True, dtype=self.dtype)
-        if self.use_bias:
-            self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-                                        trainable=True, dtype=self.dtype)
-        else:
-            self.bias = None
+        self._add_bias()
         self.built = True
 
     def _output_size(self, dims, i, axis, shape_tensor):

@@ -26,6 +26,19 @@ def _serialize(value, module):
     return value
 
 
+def kernel_and_bias_config(layer):
+    """The config entries of a layer with a kernel and a bias (Dense, the convolutions), in Keras's order:
+    their initializers, regularizers (and the activity regularizer) and constraints."""
+    return {
+        "kernel_initializer": _serialize(layer.kernel_initializer, initializers),
+        "bias_initializer": _serialize(layer.bias_initializer, initializers),
+        "kernel_regularizer": _serialize(layer.kernel_regularizer, regularizers),
+        "bias_regularizer": _serialize(layer.bias_regularizer, regularizers),
+        "activity_regularizer": _serialize(layer.activity_regularizer, regularizers),
+        "kernel_constraint": _serialize(layer.kernel_constraint, constraints),
+        "bias_constraint": _serialize(layer.bias_constraint, constraints)}
+
+
 class Dense(Layer):
     """activation(inputs @ kernel + bias): kernel [last input axis, units], bias [units]; inputs of rank
     above 2 are contracted on their last axis (tensordot)."""
@@ -93,14 +106,8 @@ class Dense(Layer):
     def get_config(self):
         config = super().get_config()
         config.update({
-            "units": self.units, "activation": _serialize(self.activation, activations), "use_bias": self.use_bias,
-            "kernel_initializer": _serialize(self.kernel_initializer, initializers),
-            "bias_initializer": _serialize(self.bias_initializer, initializers),
-            "kernel_regularizer": _serialize(self.kernel_regularizer, regularizers),
-            "bias_regularizer": _serialize(self.bias_regularizer, regularizers),
-            "activity_regularizer": _serialize(self.activity_regularizer, regularizers),
-            "kernel_constraint": _serialize(self.kernel_constraint, constraints),
-            "bias_constraint": _serialize(self.bias_constraint, constraints)})
+            "units": self.units, "activation": _serialize(self.activation, activations), "use_bias": self.use_bias})
+        config.update(kernel_and_bias_config(self))
         return config
 
 

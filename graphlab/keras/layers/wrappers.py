@@ -20,6 +20,18 @@ class Wrapper(Layer):
         self.layer = layer
         super().__init__(**kwargs)
 
+    def get_config(self):
+        config = super().get_config()
+        config["layer"] = {"class_name": type(self.layer).__name__, "config": self.layer.get_config()}
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from graphlab.keras.layers.serialization import deserialize
+        config = dict(config)
+        layer = deserialize(config.pop("layer"), custom_objects=custom_objects)
+        return cls(layer, **config)
+
 
 class Bidirectional(Wrapper):
     """Run a recurrent layer forwards and backwards over the sequence and merge the two results."""
@@ -99,16 +111,8 @@ class Bidirectional(Wrapper):
 
     def get_config(self):
         config = super().get_config()
-        config.update({"merge_mode": self.merge_mode,
-                       "layer": {"class_name": type(self.layer).__name__, "config": self.layer.get_config()}})
+        config["merge_mode"] = self.merge_mode
         return config
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        from graphlab.keras.layers.serialization import deserialize
-        config = dict(config)
-        layer = deserialize(config.pop("layer"), custom_objects=custom_objects)
-        return cls(layer, **config)
 
 
 class TimeDistributed(Wrapper):
@@ -182,14 +186,3 @@ class TimeDistributed(Wrapper):
         y.set_shape(output_shape)
         return y
 
-    def get_config(self):
-        config = super().get_config()
-        config["layer"] = {"class_name": type(self.layer).__name__, "config": self.layer.get_config()}
-        return config
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        from graphlab.keras.layers.serialization import deserialize
-        config = dict(config)
-        layer = deserialize(config.pop("layer"), custom_objects=custom_objects)
-        return cls(layer, **config)

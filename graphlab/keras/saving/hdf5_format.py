@@ -12,9 +12,10 @@ or, with ``by_name=True``, by layer name, where ``skip_mismatch`` skips a layer 
 """
 import logging
 import os
-import tempfile
 
 import numpy as np
+
+from graphlab.formats import atomic
 
 KERAS_VERSION = "2.21.0"
 BACKEND = "tensorflow"
@@ -146,21 +147,11 @@ def write_file_atomically(filepath, fill):
     """Build the HDF5 file under a temporary name beside ``filepath``, then rename it over the target, so
     a save that fails part-way leaves the previous file as it was."""
     h5py = h5py_module()
-    filepath = os.fspath(filepath)
-    directory = os.path.dirname(filepath) or "."
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(filepath) + ".", suffix=".tmp", dir=directory)
-    os.close(fd)
-    try:
+
+    def fill_file(tmp):
         with h5py.File(tmp, "w") as f:
             fill(f)
-        os.replace(tmp, filepath)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
+    atomic.write_through_temporary(filepath, fill_file)
 
 
 def open_for_reading(filepath):

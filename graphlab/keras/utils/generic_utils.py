@@ -15,6 +15,30 @@ def to_snake_case(name):
     return snake if snake[0] != "_" else "private" + snake
 
 
+def deserialize_from_table(config, table, custom_objects, unknown_message):
+    """A Keras object from a name or a {"class_name", "config"} dict: the class (or factory) of that name
+    in ``custom_objects``, else in ``table``, called with the config; ``unknown_message % name`` (a
+    ValueError) for a name in neither. What initializers and regularizers deserialize alike."""
+    name, kwargs = (config, {}) if isinstance(config, str) else (config["class_name"], config.get("config", {}))
+    if custom_objects and name in custom_objects:
+        return custom_objects[name](**kwargs)
+    if name not in table:
+        raise ValueError(unknown_message % name)
+    return table[name](**kwargs)
+
+
+def get_from_identifier(identifier, deserialize, kind):
+    """Keras's ``get`` of a module (losses, regularizers, initializers): None stays None, a name or config is
+    deserialized, a callable is used as it is; anything else is a ValueError naming the ``kind``."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, (str, dict)):
+        return deserialize(identifier)
+    if callable(identifier):
+        return identifier
+    raise ValueError("Could not interpret %s identifier: %s" % (kind, identifier))
+
+
 def has_arg(fn, name):
     """Whether ``fn`` takes an argument ``name`` (or **kwargs)."""
     try:
