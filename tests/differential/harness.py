@@ -275,7 +275,9 @@ def _short(value, limit=1500):
 def report(job, ours, theirs, diffs, category):
     """What a developer needs to reproduce a divergence in seconds: the program, both results, where."""
     where, a, b = diffs[0]
-    lines = ["seed %d diverges from TensorFlow (category %s)" % (job["seed"], category),
+    lines = ["seed %d %s (category %s)" % (job["seed"], "diverges from TensorFlow" if is_divergence(category)
+                                           else "is racy: TF's own answer varies and graphlab gives one of them",
+                                           category),
              "reproduce: python -m tests.differential %d --show" % job["seed"],
              "features: %s" % ", ".join(job["features"]),
              "---- program ----", job["source"].rstrip(), "---- first difference: %s ----" % where,
@@ -289,11 +291,67 @@ def report(job, ours, theirs, diffs, category):
     return "\n".join(lines)
 
 
-def compare(job, ours, theirs):
-    """(category, report) for a diverging program, None when graphlab gives what TF gives."""
+def compare(job, ours, theirs, reruns=None):
+    """(category, report) for a diverging program, None when graphlab gives what TF gives.
+
+    With `reruns` (more TF records of the same program, see rerun_tf) a program whose TF answer varies
+    between runs and whose graphlab answer is one of TF's gets the category RACY instead: not a
+    divergence (is_divergence is False for it)."""
     diffs = differences(ours, theirs)
     if not diffs:
         return None
+    if reruns and racy(ours, theirs, reruns):
+        return RACY, report(job, ours, theirs, diffs, RACY)
     category = classify(job["features"], diffs, ours, theirs)
     return category, report(job, ours, theirs, diffs, category)
+
+
+# ------------------------------------------------------------------------------------- racy programs
+# A generated program may read a variable with nothing ordering the read against an update in the same
+# run (a read beside an assign, not under its control dependency). TF's executor then gives either value,
+# depending on which thread gets there first, and so may graphlab; such a program measures nothing about
+# graphlab. A differing program is therefore run again in TF (only those, so a long run stays fast): when
+# TF disagrees with itself and graphlab's answer is one of TF's, the program is racy, not a divergence.
+RACY = "racy_in_tensorflow"
+RERUNS = 12
+# The reruns vary the executor's inter-op thread pool too (0 = TF's default size): the interleavings a
+# race can take depend on it.
+RERUN_THREADS = (0, 1, 2, 4)
+
+
+def is_divergence(category):
+    return category != RACY
+
+
+def rerun_tf(batch, times=RERUNS, nice=0, timeout=900):
+    """{seed: [TF records]}: each program of `batch` run `times` more times in one TF subprocess, with
+    inter_op_parallelism_threads cycling through RERUN_THREADS. A rerun that crashed is left out."""
+    if not batch:
+        return {}
+    todo = []
+    for job in batch:
+        for i in range(times):
+            threads = RERUN_THREADS[i % len(RERUN_THREADS)]
+            source = job["source"].replace(
+                "tf.Session()", "tf.Session(config=tf.ConfigProto(inter_op_parallelism_threads=%d))" % threads)
+            todo.append({"seed": job["seed"], "source": source})
+    outs, seconds = {}, {"tf": 0.0}
+    _run_side(_command("tf"), todo, nice, timeout, outs, seconds, "tf")
+    found = {job["seed"]: [] for job in batch}
+    for line in outs["tf"][0].splitlines():
+        if line.startswith("{"):
+            rec = json.loads(line)
+            found[rec["seed"]].append(rec)
+    return found
+
+
+def racy(ours, theirs, reruns):
+    """Whether TF's answers to the program (theirs and the reruns) differ among themselves and graphlab's
+    answer is one of them."""
+    answers = [r for r in [theirs] + list(reruns) if "crash" not in r]
+    distinct = []
+    for rec in answers:
+        if not any(not differences(rec, d) for d in distinct):
+            distinct.append(rec)
+    return len(distinct) > 1 and any(not differences(ours, d) for d in distinct)
 

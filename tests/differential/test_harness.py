@@ -57,3 +57,49 @@ def test_generated_programs_are_python_and_repeatable():
         ast.parse(source)
         assert generator.program(seed) == (source, features)
         assert "sess = tf.Session()" in source
+
+
+_RACE_SOURCE = "# a read beside an assign_add, nothing ordering the two\n"
+_RACE_JOB = {"seed": 1, "source": _RACE_SOURCE, "features": ["assign", "read", "ref_variable"]}
+
+
+def _ran(value):
+    return _record([{"value": None}, _array([value])])
+
+
+def test_a_race_tf_answers_both_ways_is_racy_not_a_divergence():
+    # TF gave 1.0 in the batch, then 0.0 and 1.0 in its reruns; graphlab gave 0.0, one of TF's answers
+    found = harness.compare(_RACE_JOB, _ran(0.0), _ran(1.0), reruns=[_ran(1.0), _ran(0.0), _ran(1.0)])
+    assert found[0] == harness.RACY == "racy_in_tensorflow"
+    assert not harness.is_divergence(found[0])
+    assert "racy" in found[1]
+
+
+def test_a_difference_tf_repeats_every_time_is_a_divergence():
+    found = harness.compare(_RACE_JOB, _ran(0.0), _ran(1.0), reruns=[_ran(1.0)] * 5)
+    assert found[0] == "variable_read_time" and harness.is_divergence(found[0])
+    assert "diverges from TensorFlow" in found[1]
+
+
+def test_an_answer_tf_never_gives_is_a_divergence_even_when_tf_varies():
+    found = harness.compare(_RACE_JOB, _ran(7.0), _ran(1.0), reruns=[_ran(0.0), _ran(1.0)])
+    assert harness.is_divergence(found[0])
+
+
+def test_crashed_reruns_do_not_make_a_program_racy():
+    crash = {"seed": 1, "crash": [-11, "Segmentation fault"]}
+    assert harness.compare(_RACE_JOB, _ran(0.0), _ran(1.0), reruns=[crash, crash])[0] == "variable_read_time"
+
+
+def test_reruns_in_live_tensorflow_of_a_deterministic_program_agree():
+    """rerun_tf runs the program in the reference TF (with other inter-op pools): a program with no race
+    gives the same record every time, so graphlab's other answer stays a divergence."""
+    harness.tfref.require_tf()
+    source = ("v = tf.Variable(2.0)\ninc = tf.assign_add(v, 1.0)\nwith tf.control_dependencies([inc]):\n"
+              "    z = tf.identity(v)\nsess = tf.Session()\nrun(sess, v.initializer)\nrun(sess, z)\n")
+    job = {"seed": 5, "source": source, "features": ["assign", "read_under_control_deps", "ref_variable"]}
+    reruns = harness.rerun_tf([job], times=4)[5]
+    assert len(reruns) == 4 and all(not harness.differences(r, reruns[0]) for r in reruns)
+    assert reruns[0]["runs"][1]["value"]["values"] == [3.0]
+    wrong = dict(reruns[0], runs=[reruns[0]["runs"][0], _array([2.0], shape=[])])
+    assert harness.is_divergence(harness.compare(job, wrong, reruns[0], reruns)[0])
