@@ -77,6 +77,12 @@ r = tf.Variable([2.0])
 init = tf.global_variables_initializer()
 report = tf.report_uninitialized_variables()
 is_init = tf.is_variable_initialized(v)""",
+    # a reference variable's operator with a resource variable on the right reads the resource variable
+    # inside the operator's scope ('sub/ReadVariableOp'); the resource variable on the left reads first
+    "reference_variable_operator_with_resource_operand": """
+a = tf.Variable(1.0, name='a')
+r = tf.Variable(2.0, name='r', use_resource=True)
+outs = [a - r, a + r, a * r, a / r, a // r, a % r, a ** r, r - a, 3.0 - r, a[None] + r]""",
 }
 
 _RUN = """
