@@ -313,12 +313,12 @@ def compare(job, ours, theirs, reruns=None):
 # graphlab. A differing program is therefore run again in TF (only those, so a long run stays fast): when
 # TF disagrees with itself and graphlab's answer is one of TF's, the program is racy, not a divergence.
 RACY = "racy_in_tensorflow"
-RERUNS = 24
-# The reruns vary the executor's inter-op thread pool too (0 = TF's default size): the interleavings a
-# race can take depend on it. Measured on a 2-core machine (30 runs each): seed 3130's race gives its other
-# answer 0 times with the default, 1 or 2 threads, 15 times with 4 and once with 8; seed 2686's 13 times
-# with 4 and 10 with 8. So a quarter of the reruns use 4 threads and a quarter 8.
-RERUN_THREADS = (0, 4, 1, 8)
+RERUNS = 40
+# The reruns vary the executor's inter-op thread pool too (0 = TF's default size), each session with a pool
+# of its own (use_per_session_threads: otherwise the first session's setting makes the process-wide pool):
+# the interleavings a race takes depend on it. Measured on a 2-core machine, 10 runs each: seeds 3130 and
+# 2686 never give their other answer with the default pool or 1 or 2 threads, 1-3 times with 8, 16 or 32.
+RERUN_THREADS = (0, 8, 16, 32)
 
 
 def is_divergence(category):
@@ -334,8 +334,8 @@ def rerun_tf(batch, times=RERUNS, nice=0, timeout=900):
     for job in batch:
         for i in range(times):
             threads = RERUN_THREADS[i % len(RERUN_THREADS)]
-            source = job["source"].replace(
-                "tf.Session()", "tf.Session(config=tf.ConfigProto(inter_op_parallelism_threads=%d))" % threads)
+            config = "tf.ConfigProto(inter_op_parallelism_threads=%d, use_per_session_threads=True)" % threads
+            source = job["source"].replace("tf.Session()", "tf.Session(config=%s)" % config)
             todo.append({"seed": job["seed"], "source": source})
     outs, seconds = {}, {"tf": 0.0}
     _run_side(_command("tf"), todo, nice, timeout, outs, seconds, "tf")
