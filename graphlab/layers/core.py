@@ -123,25 +123,37 @@ class Flatten(Layer):
         self.data_format = data_format or "channels_last"
 
     def call(self, inputs):
-        if self.data_format == "channels_first" and inputs.shape.ndims and inputs.shape.ndims > 1:
-            perm = [0] + list(range(2, inputs.shape.ndims)) + [1]
-            inputs = array_ops.transpose(inputs, perm=perm)
-        if inputs.shape.ndims == 1:
-            return array_ops.expand_dims(inputs, axis=1)
-        dims = inputs.shape.as_list()
-        batch, rest = dims[0], dims[1:]
-        if None not in rest:
-            shape = constant([-1, int(functools.reduce(operator.mul, rest, 1))])
-        elif batch is not None:
-            shape = constant([int(batch), -1])
-        else:
-            shape = [array_ops.shape(inputs)[0], -1]
-        return array_ops.reshape(inputs, shape)
+        return flatten_batch(inputs, self.data_format)
 
     def compute_output_shape(self, input_shape):
-        dims = tensor_shape.as_shape(input_shape).as_list()
-        rest = None if None in dims[1:] else functools.reduce(operator.mul, dims[1:], 1)
-        return tensor_shape.TensorShape([dims[0], rest])
+        return flattened_shape(input_shape)
+
+
+def flatten_batch(inputs, data_format):
+    """Flatten's ops, shared by tf.layers.Flatten and tf.keras.layers.Flatten (TF's first subclasses the second):
+    channels-first input is moved channels-last first; a known non-batch size gives one Reshape to a constant
+    [-1, product], a known batch size [batch, -1], else the shape is read at run time."""
+    if data_format == "channels_first" and inputs.shape.ndims and inputs.shape.ndims > 1:
+        perm = [0] + list(range(2, inputs.shape.ndims)) + [1]
+        inputs = array_ops.transpose(inputs, perm=perm)
+    if inputs.shape.ndims == 1:
+        return array_ops.expand_dims(inputs, axis=1)
+    dims = inputs.shape.as_list()
+    batch, rest = dims[0], dims[1:]
+    if None not in rest:
+        shape = constant([-1, int(functools.reduce(operator.mul, rest, 1))])
+    elif batch is not None:
+        shape = constant([int(batch), -1])
+    else:
+        shape = [array_ops.shape(inputs)[0], -1]
+    return array_ops.reshape(inputs, shape)
+
+
+def flattened_shape(input_shape):
+    """The static shape Flatten gives: the batch axis, then the product of the others (None if one is unknown)."""
+    dims = tensor_shape.as_shape(input_shape).as_list()
+    rest = None if None in dims[1:] else functools.reduce(operator.mul, dims[1:], 1)
+    return tensor_shape.TensorShape([dims[0], rest])
 
 
 def flatten(inputs, name=None, data_format="channels_last"):

@@ -6,13 +6,13 @@ import numbers
 import operator
 
 from graphlab.framework import dtypes, tensor_shape
-from graphlab.framework.registry import constant
 from graphlab.keras import activations, backend, constraints, initializers, regularizers
 from graphlab.keras.engine.base_layer import Layer
 from graphlab.keras.engine.input_spec import InputSpec
 from graphlab.keras.engine.node import set_keras_mask
 from graphlab.keras.utils.control_flow import smart_cond
 from graphlab.keras.utils.generic_utils import dimension_value
+from graphlab.layers.core import flatten_batch, flattened_shape
 from graphlab.ops import array_ops, math_ops, nn_ops
 
 
@@ -176,25 +176,10 @@ class Flatten(Layer):
         self.input_spec = InputSpec(min_ndim=1)
 
     def call(self, inputs):
-        if self.data_format == "channels_first" and inputs.shape.ndims and inputs.shape.ndims > 1:
-            inputs = array_ops.transpose(inputs, perm=[0] + list(range(2, inputs.shape.ndims)) + [1])
-        rank = inputs.shape.ndims
-        if rank == 1:
-            return array_ops.expand_dims(inputs, axis=1)
-        dims = inputs.shape.as_list()
-        batch, rest = dims[0], dims[1:]
-        if None not in rest:
-            shape = constant([-1, int(functools.reduce(operator.mul, rest, 1))])
-        elif batch is not None:
-            shape = constant([int(batch), -1])
-        else:
-            shape = [array_ops.shape(inputs)[0], -1]
-        return array_ops.reshape(inputs, shape)
+        return flatten_batch(inputs, self.data_format)
 
     def compute_output_shape(self, input_shape):
-        dims = tensor_shape.as_shape(input_shape).as_list()
-        rest = None if None in dims[1:] else functools.reduce(operator.mul, dims[1:], 1)
-        return tensor_shape.TensorShape([dims[0], rest])
+        return flattened_shape(input_shape)
 
     def get_config(self):
         config = super().get_config()
